@@ -1,0 +1,406 @@
+import { hash as nodeHash } from 'node:crypto';
+import { bocError } from '../errors.js';
+import { crc32c } from './crc32c.js';
+
+/**
+ * A bag of cells read lazily (boc.tlb `serialized_boc#b5ee9c72`, and the legacy
+ * `serialized_boc_idx#68ff65f3` / `serialized_boc_idx_crc32c#acc3a728` forms).
+ *
+ * Parsing validates the header, the CRC32C and every cell's descriptor, and records where each cell's data
+ * starts and which cells it references. Nothing is copied and nothing is hashed: a cell's representation hash
+ * is computed the first time someone asks for it (and then cached), so a block's `state_update` costs nothing
+ * unless its hash is wanted. Cells are addressed by their index in the bag.
+ */
+export class Boc {
+  /** Index of every root cell, in `root_list` order. */
+  readonly roots: number[];
+  readonly count: number;
+  /** Descriptor bytes d1 (refs + 8·exotic + 32·level mask) and d2 (⌊bits/8⌋ + ⌈bits/8⌉) per cell. */
+  readonly d1: Uint8Array;
+  readonly d2: Uint8Array;
+  /** Byte offset of each cell's data inside `bytes`. */
+  readonly dataOff: Uint32Array;
+  /** Number of meaningful bits of each cell's data (completion tag removed). */
+  readonly bitLen: Uint16Array;
+  /** Child indices, four slots per cell (unused slots hold -1). */
+  readonly refs: Int32Array;
+
+  private readonly hashes: Uint8Array;
+  private readonly depths: Uint16Array;
+  private readonly hashed: Uint8Array;
+  /** Lower-level hashes and depths of cells whose level mask is not zero (pruned branches and their ancestors). */
+  private readonly levelHashes = new Map<number, { hashes: Uint8Array; depths: number[] }>();
+  private readonly scratch = new Uint8Array(2 + 128 + 4 * 2 + 4 * 32);
+
+  private constructor(
+    readonly bytes: Uint8Array,
+    count: number,
+    roots: number[],
+  ) {
+    this.count = count;
+    this.roots = roots;
+    this.d1 = new Uint8Array(count);
+    this.d2 = new Uint8Array(count);
+    this.dataOff = new Uint32Array(count);
+    this.bitLen = new Uint16Array(count);
+    this.refs = new Int32Array(count * 4).fill(-1);
+    this.hashes = new Uint8Array(count * 32);
+    this.depths = new Uint16Array(count);
+    this.hashed = new Uint8Array(count);
+  }
+
+  /** Parses the header, index and cell table. Throws {@link DecodeError} on any malformed input. */
+  static parse(input: Uint8Array): Boc {
+    const bytes = input;
+    const len = bytes.length;
+    if (len < 4) throw bocError('BOC_TRUNCATED', `not a BOC: ${len} bytes, too short for a magic`);
+    const magic = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+    let p = 4;
+    const need = (n: number, what: string): void => {
+      if (p + n > len) throw bocError('BOC_TRUNCATED', `BOC truncated while reading ${what}`, p);
+    };
+    const readN = (n: number, what: string): number => {
+      need(n, what);
+      let v = 0;
+      for (let k = 0; k < n; k++) v = v * 256 + bytes[p++]!;
+      return v;
+    };
+
+    let hasIdx: boolean;
+    let hasCrc: boolean;
+    let hasCacheBits = false;
+    let size: number;
+    if (magic === 0xb5ee9c72) {
+      need(1, 'flags');
+      const b = bytes[p++]!;
+      hasIdx = (b & 0x80) !== 0;
+      hasCrc = (b & 0x40) !== 0;
+      hasCacheBits = (b & 0x20) !== 0;
+      if ((b & 0x18) !== 0) throw bocError('BOC_BAD_HEADER', `BOC flags must be 0, got ${(b >> 3) & 3}`, 4);
+      size = b & 7;
+    } else if (magic === 0x68ff65f3 || magic === 0xacc3a728) {
+      hasIdx = true;
+      hasCrc = magic === 0xacc3a728;
+      size = readN(1, 'size');
+    } else {
+      throw bocError('BOC_BAD_MAGIC', `not a BOC: unknown magic 0x${magic.toString(16).padStart(8, '0')}`, 0);
+    }
+    if (size < 1 || size > 4) throw bocError('BOC_BAD_HEADER', `BOC size field ${size} not in 1..4`, 4);
+    const offBytes = readN(1, 'off_bytes');
+    if (offBytes < 1 || offBytes > 8) throw bocError('BOC_BAD_HEADER', `BOC off_bytes ${offBytes} not in 1..8`, p - 1);
+    const cells = readN(size, 'cells');
+    const rootCount = readN(size, 'roots');
+    const absent = readN(size, 'absent');
+    const totCellsSize = readN(offBytes, 'tot_cells_size');
+    if (cells === 0) throw bocError('BOC_BAD_HEADER', 'BOC has no cells', 6);
+    if (rootCount < 1 || rootCount + absent > cells) {
+      throw bocError('BOC_BAD_HEADER', `BOC roots=${rootCount} absent=${absent} inconsistent with cells=${cells}`, 6);
+    }
+    if (absent !== 0) throw bocError('BOC_BAD_HEADER', `BOC with ${absent} absent cells is not supported`, 6);
+    if (magic !== 0xb5ee9c72 && rootCount !== 1) {
+      throw bocError('BOC_BAD_HEADER', `legacy BOC must have exactly one root, has ${rootCount}`, 6);
+    }
+    // Every cell takes at least two descriptor bytes: this bounds `cells` before anything is allocated.
+    if (cells * 2 > len) throw bocError('BOC_TRUNCATED', `BOC declares ${cells} cells but has only ${len} bytes`, 6);
+
+    const roots: number[] = [];
+    if (magic === 0xb5ee9c72) {
+      for (let r = 0; r < rootCount; r++) {
+        const at = p;
+        const idx = readN(size, 'root_list');
+        if (idx >= cells) throw bocError('BOC_BAD_HEADER', `root index ${idx} >= cells ${cells}`, at);
+        roots.push(idx);
+      }
+    } else {
+      roots.push(0);
+    }
+    const indexStart = p;
+    if (hasIdx) need(cells * offBytes, 'index');
+    const dataStart = indexStart + (hasIdx ? cells * offBytes : 0);
+    const dataEnd = dataStart + totCellsSize;
+    const expectedLen = dataEnd + (hasCrc ? 4 : 0);
+    if (expectedLen > len) {
+      throw bocError('BOC_TRUNCATED', `BOC truncated: header declares ${expectedLen} bytes, file has ${len}`, len);
+    }
+    if (expectedLen < len) throw bocError('BOC_BAD_HEADER', `${len - expectedLen} trailing bytes after the BOC`, expectedLen);
+    if (hasCrc) {
+      const stored = (bytes[dataEnd]! | (bytes[dataEnd + 1]! << 8) | (bytes[dataEnd + 2]! << 16) | (bytes[dataEnd + 3]! << 24)) >>> 0;
+      const actual = crc32c(bytes, 0, dataEnd);
+      if (stored !== actual) {
+        throw bocError(
+          'BOC_BAD_CRC',
+          `BOC CRC32C mismatch: stored 0x${stored.toString(16).padStart(8, '0')}, computed 0x${actual.toString(16).padStart(8, '0')}`,
+          dataEnd,
+        );
+      }
+    }
+
+    const boc = new Boc(bytes, cells, roots);
+    const { d1: D1, d2: D2, dataOff, bitLen, refs } = boc;
+    p = dataStart;
+    for (let i = 0; i < cells; i++) {
+      const cellStart = p;
+      if (p + 2 > dataEnd) throw bocError('BOC_TRUNCATED', `cell ${i} descriptor runs past the cell data`, p);
+      const d1 = bytes[p]!;
+      const d2 = bytes[p + 1]!;
+      p += 2;
+      const refCount = d1 & 7;
+      if (refCount > 4) throw bocError('BOC_BAD_CELL', `cell ${i} has invalid reference count ${refCount}`, cellStart);
+      const mask = d1 >> 5;
+      const exotic = (d1 & 8) !== 0;
+      if ((d1 & 16) !== 0) p += (popcount(mask) + 1) * (32 + 2);
+      const dataLen = (d2 >> 1) + (d2 & 1);
+      if (p + dataLen + refCount * size > dataEnd) {
+        throw bocError('BOC_TRUNCATED', `cell ${i} runs past the cell data`, cellStart);
+      }
+      let bits = dataLen * 8;
+      if (d2 & 1) {
+        const last = bytes[p + dataLen - 1]!;
+        if (last === 0) throw bocError('BOC_BAD_CELL', `cell ${i} has no completion tag`, p + dataLen - 1);
+        bits -= ctz8(last) + 1;
+      }
+      D1[i] = d1;
+      D2[i] = d2;
+      dataOff[i] = p;
+      bitLen[i] = bits;
+      p += dataLen;
+      for (let r = 0; r < refCount; r++) {
+        let idx = 0;
+        for (let k = 0; k < size; k++) idx = idx * 256 + bytes[p++]!;
+        // Children must come after their parent: this is what every TON serializer emits, and it makes
+        // cycles (and so endless walks over a crafted BOC) impossible.
+        if (idx <= i || idx >= cells) {
+          throw bocError('BOC_BAD_CELL', `cell ${i} references cell ${idx} (must be in ${i + 1}..${cells - 1})`, p - size);
+        }
+        refs[i * 4 + r] = idx;
+      }
+      if (exotic) validateExotic(bytes, i, p - refCount * size - dataLen, bits, refCount, mask, cellStart);
+      if (hasIdx) {
+        const at = indexStart + i * offBytes;
+        let v = 0;
+        for (let k = 0; k < offBytes; k++) v = v * 256 + bytes[at + k]!;
+        if (hasCacheBits) v = Math.floor(v / 2);
+        if (v !== p - dataStart) {
+          throw bocError('BOC_BAD_INDEX', `BOC index entry ${i} is ${v}, cell ends at ${p - dataStart}`, at);
+        }
+      }
+    }
+    if (p !== dataEnd) throw bocError('BOC_BAD_HEADER', `cell data is ${p - dataStart} bytes, header says ${totCellsSize}`, p);
+    return boc;
+  }
+
+  get root(): number {
+    return this.roots[0]!;
+  }
+
+  refCount(cell: number): number {
+    return this.d1[cell]! & 7;
+  }
+
+  ref(cell: number, n: number): number {
+    return this.refs[cell * 4 + n]!;
+  }
+
+  isExotic(cell: number): boolean {
+    return (this.d1[cell]! & 8) !== 0;
+  }
+
+  levelMask(cell: number): number {
+    return this.d1[cell]! >> 5;
+  }
+
+  /** Exotic cell type (1 pruned branch, 2 library, 3 Merkle proof, 4 Merkle update), 0 for ordinary cells. */
+  exoticType(cell: number): number {
+    return this.isExotic(cell) ? this.bytes[this.dataOff[cell]!]! : 0;
+  }
+
+  /** Representation hash (the hash at the cell's own level), computed on first use. */
+  hash(cell: number): Uint8Array {
+    this.ensureHashed(cell);
+    return this.hashes.subarray(cell * 32, cell * 32 + 32);
+  }
+
+  depth(cell: number): number {
+    this.ensureHashed(cell);
+    return this.depths[cell]!;
+  }
+
+  /** Hash of the cell as seen at `level` (for cells under Merkle cells); equals {@link hash} for level-0 cells. */
+  hashAt(cell: number, level: number): Uint8Array {
+    this.ensureHashed(cell);
+    const mask = this.d1[cell]! >> 5;
+    if (mask === 0) return this.hashes.subarray(cell * 32, cell * 32 + 32);
+    const hi = popcount(mask & ((1 << level) - 1));
+    const extra = this.levelHashes.get(cell)!;
+    const k = Math.min(hi, extra.depths.length - 1);
+    return extra.hashes.subarray(k * 32, k * 32 + 32);
+  }
+
+  depthAt(cell: number, level: number): number {
+    this.ensureHashed(cell);
+    const mask = this.d1[cell]! >> 5;
+    if (mask === 0) return this.depths[cell]!;
+    const extra = this.levelHashes.get(cell)!;
+    return extra.depths[Math.min(popcount(mask & ((1 << level) - 1)), extra.depths.length - 1)]!;
+  }
+
+  /**
+   * Hashes every cell, children first. Cheaper than recursive {@link hash} calls when the whole bag is wanted
+   * (a block's root hash covers its state update, so it needs all of them).
+   */
+  hashAll(): void {
+    for (let i = this.count - 1; i >= 0; i--) if (this.hashed[i] === 0) this.computeHash(i);
+  }
+
+  private ensureHashed(cell: number): void {
+    if (this.hashed[cell] !== 0) return;
+    const refCount = this.d1[cell]! & 7;
+    for (let r = 0; r < refCount; r++) this.ensureHashed(this.refs[cell * 4 + r]!);
+    this.computeHash(cell);
+  }
+
+  /**
+   * Cell hashes per the TVM spec (tvm.pdf §3.1.4–3.1.6) and crypto/vm/cells/DataCell.cpp: one hash per
+   * significant level; Merkle cells take their children's hashes one level up; a pruned branch stores its
+   * lower hashes and depths in its data and only its top hash is computed.
+   */
+  private computeHash(cell: number): void {
+    const bytes = this.bytes;
+    const d1 = this.d1[cell]!;
+    const d2 = this.d2[cell]!;
+    const refCount = d1 & 7;
+    const mask = d1 >> 5;
+    const off = this.dataOff[cell]!;
+    const dataLen = (d2 >> 1) + (d2 & 1);
+    const buf = this.scratch;
+
+    if (mask === 0 && (d1 & 8) === 0) {
+      // Fast path: an ordinary level-0 cell has exactly one hash.
+      buf[0] = d1 & 0x0f & ~0x10;
+      buf[1] = d2;
+      buf.set(bytes.subarray(off, off + dataLen), 2);
+      let q = 2 + dataLen;
+      let depth = 0;
+      for (let r = 0; r < refCount; r++) {
+        const c = this.refs[cell * 4 + r]!;
+        const cd = this.depthAt(c, 0);
+        if (cd + 1 > depth) depth = cd + 1;
+        buf[q++] = cd >> 8;
+        buf[q++] = cd & 0xff;
+      }
+      for (let r = 0; r < refCount; r++) {
+        buf.set(this.hashAt(this.refs[cell * 4 + r]!, 0), q);
+        q += 32;
+      }
+      this.hashes.set(nodeHash('sha256', buf.subarray(0, q), 'buffer'), cell * 32);
+      this.depths[cell] = depth;
+      this.hashed[cell] = 1;
+      return;
+    }
+
+    const exotic = (d1 & 8) !== 0;
+    const type = exotic ? bytes[off]! : 0;
+    const isMerkle = type === 3 || type === 4;
+    const isPruned = type === 1;
+    const hashCount = popcount(mask) + 1;
+    const out = new Uint8Array(hashCount * 32);
+    const depths: number[] = [];
+    let hi = 0;
+    for (let level = 0; level <= 3; level++) {
+      if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
+      if (isPruned && hi < hashCount - 1) {
+        // Pruned branch data: type(8) mask(8) hashes(n·256) depths(n·16) for the levels below its own.
+        out.set(bytes.subarray(off + 2 + hi * 32, off + 2 + hi * 32 + 32), hi * 32);
+        const dp = off + 2 + (hashCount - 1) * 32 + hi * 2;
+        depths.push((bytes[dp]! << 8) | bytes[dp + 1]!);
+        hi++;
+        continue;
+      }
+      buf[0] = (refCount + (exotic ? 8 : 0) + ((mask & ((1 << level) - 1)) << 5)) & 0xff;
+      buf[1] = d2;
+      let q = 2;
+      if (hi === 0 || isPruned) {
+        buf.set(bytes.subarray(off, off + dataLen), q);
+        q += dataLen;
+      } else {
+        buf.set(out.subarray((hi - 1) * 32, hi * 32), q);
+        q += 32;
+      }
+      const childLevel = isMerkle ? level + 1 : level;
+      let depth = 0;
+      for (let r = 0; r < refCount; r++) {
+        const c = this.refs[cell * 4 + r]!;
+        const cd = this.depthAt(c, childLevel);
+        if (cd + 1 > depth) depth = cd + 1;
+        buf[q++] = cd >> 8;
+        buf[q++] = cd & 0xff;
+      }
+      for (let r = 0; r < refCount; r++) {
+        buf.set(this.hashAt(this.refs[cell * 4 + r]!, childLevel), q);
+        q += 32;
+      }
+      out.set(nodeHash('sha256', buf.subarray(0, q), 'buffer'), hi * 32);
+      depths.push(depth);
+      hi++;
+    }
+    this.levelHashes.set(cell, { hashes: out, depths });
+    this.hashes.set(out.subarray((hashCount - 1) * 32), cell * 32);
+    this.depths[cell] = depths[hashCount - 1]!;
+    this.hashed[cell] = 1;
+  }
+}
+
+export function popcount(x: number): number {
+  let n = 0;
+  while (x) {
+    n += x & 1;
+    x >>>= 1;
+  }
+  return n;
+}
+
+function ctz8(b: number): number {
+  let n = 0;
+  while ((b & 1) === 0 && n < 8) {
+    b >>= 1;
+    n++;
+  }
+  return n;
+}
+
+/** Checks the fixed layouts of exotic cells (tvm.pdf §3.1.7, block.tlb `!merkle_proof`, `!merkle_update`). */
+function validateExotic(
+  bytes: Uint8Array,
+  i: number,
+  off: number,
+  bits: number,
+  refCount: number,
+  mask: number,
+  at: number,
+): void {
+  if (bits < 8) throw bocError('BOC_BAD_CELL', `exotic cell ${i} has no type byte`, at);
+  const type = bytes[off]!;
+  const fail = (what: string): never => {
+    throw bocError('BOC_BAD_CELL', `exotic cell ${i} (type ${type}): ${what}`, at);
+  };
+  switch (type) {
+    case 1: {
+      if (refCount !== 0) fail('pruned branch with references');
+      const m = bits >= 16 ? bytes[off + 1]! : -1;
+      if (m !== mask || mask === 0) fail(`pruned branch level mask ${m} does not match descriptor ${mask}`);
+      if (bits !== 16 + popcount(mask) * (256 + 16)) fail(`pruned branch has ${bits} bits`);
+      return;
+    }
+    case 2:
+      if (refCount !== 0 || bits !== 8 + 256) fail('library cell must be 264 bits without references');
+      return;
+    case 3:
+      if (refCount !== 1 || bits !== 8 + 256 + 16) fail('Merkle proof must be 280 bits with one reference');
+      return;
+    case 4:
+      if (refCount !== 2 || bits !== 8 + 512 + 32) fail('Merkle update must be 552 bits with two references');
+      return;
+    default:
+      fail('unknown exotic cell type');
+  }
+}

@@ -1,0 +1,190 @@
+import { tlbError } from '../errors.js';
+import type { Boc } from './reader.js';
+
+const TWO32 = 4294967296;
+
+/**
+ * A read cursor over one cell of a {@link Boc}: bits are read straight from the BOC bytes, references are
+ * returned as cell indices. Reading past the end throws a `TLB_UNDERFLOW` {@link DecodeError}.
+ */
+export class Slice {
+  pos: number;
+  end: number;
+  refPos = 0;
+  readonly refEnd: number;
+  private readonly base: number;
+
+  constructor(
+    readonly boc: Boc,
+    readonly cell: number,
+  ) {
+    this.pos = 0;
+    this.end = boc.bitLen[cell]!;
+    this.refEnd = boc.d1[cell]! & 7;
+    this.base = boc.dataOff[cell]! * 8;
+  }
+
+  get remainingBits(): number {
+    return this.end - this.pos;
+  }
+
+  get remainingRefs(): number {
+    return this.refEnd - this.refPos;
+  }
+
+  private underflow(n: number, what: string): never {
+    throw tlbError(
+      'TLB_UNDERFLOW',
+      'Cell',
+      `cell ${this.cell} has ${this.end - this.pos} bits left at bit ${this.pos}, ${what} needs ${n}`,
+    );
+  }
+
+  /** Reads up to 32 bits at an absolute bit position without moving the cursor. */
+  private peek(pos: number, n: number): number {
+    if (n === 0) return 0;
+    const bytes = this.boc.bytes;
+    const abs = this.base + pos;
+    let byte = abs >>> 3;
+    const shift = abs & 7;
+    const total = shift + n;
+    const nbytes = (total + 7) >>> 3;
+    let v = 0;
+    for (let k = 0; k < nbytes; k++) v = v * 256 + bytes[byte++]!;
+    // v holds nbytes·8 bits (≤ 40): drop the trailing bits, then the leading ones.
+    v = Math.floor(v / 2 ** (nbytes * 8 - total));
+    return v % 2 ** n;
+  }
+
+  loadBit(): boolean {
+    if (this.pos >= this.end) this.underflow(1, 'a bit');
+    const abs = this.base + this.pos++;
+    return ((this.boc.bytes[abs >>> 3]! >> (7 - (abs & 7))) & 1) === 1;
+  }
+
+  preloadUint(n: number): number {
+    if (this.pos + n > this.end) this.underflow(n, `uint${n}`);
+    return this.peek(this.pos, n);
+  }
+
+  /** Unsigned integer of at most 32 bits. */
+  loadUint(n: number): number {
+    if (this.pos + n > this.end) this.underflow(n, `uint${n}`);
+    const v = this.peek(this.pos, n);
+    this.pos += n;
+    return v;
+  }
+
+  /** Signed integer of at most 32 bits. */
+  loadInt(n: number): number {
+    const v = this.loadUint(n);
+    return n > 0 && v >= 2 ** (n - 1) ? v - 2 ** n : v;
+  }
+
+  /** Unsigned integer of any width as bigint. */
+  loadUintBig(n: number): bigint {
+    if (this.pos + n > this.end) this.underflow(n, `uint${n}`);
+    if (n <= 32) {
+      const v = this.peek(this.pos, n);
+      this.pos += n;
+      return BigInt(v);
+    }
+    if (n <= 53) {
+      const hi = this.peek(this.pos, n - 32);
+      const lo = this.peek(this.pos + n - 32, 32);
+      this.pos += n;
+      return BigInt(hi * TWO32 + lo);
+    }
+    let v = 0n;
+    let left = n;
+    while (left > 0) {
+      const k = left >= 32 ? 32 : left;
+      v = (v << BigInt(k)) | BigInt(this.peek(this.pos, k));
+      this.pos += k;
+      left -= k;
+    }
+    return v;
+  }
+
+  loadIntBig(n: number): bigint {
+    const v = this.loadUintBig(n);
+    return n > 0 && v >= 1n << BigInt(n - 1) ? v - (1n << BigInt(n)) : v;
+  }
+
+  /** `VarUInteger n`: a length in ⌈log2 n⌉ bits, then that many bytes (block.tlb `var_uint$_`). */
+  loadVarUint(n: number): bigint {
+    const lenBits = 32 - Math.clz32(n - 1);
+    const len = this.loadUint(lenBits);
+    return len === 0 ? 0n : this.loadUintBig(len * 8);
+  }
+
+  /** `Grams` / `Coins` = VarUInteger 16. */
+  loadCoins(): bigint {
+    return this.loadVarUint(16);
+  }
+
+  skip(n: number): void {
+    if (this.pos + n > this.end) this.underflow(n, 'skip');
+    this.pos += n;
+  }
+
+  /** `n` whole bytes; a view into the BOC when the cursor is byte-aligned, a copy otherwise. */
+  loadBytes(n: number): Uint8Array {
+    if (this.pos + n * 8 > this.end) this.underflow(n * 8, `bytes${n}`);
+    const abs = this.base + this.pos;
+    this.pos += n * 8;
+    if ((abs & 7) === 0) return this.boc.bytes.subarray(abs >>> 3, (abs >>> 3) + n);
+    const out = new Uint8Array(n);
+    for (let k = 0; k < n; k++) out[k] = this.peek(this.pos - n * 8 + k * 8, 8);
+    return out;
+  }
+
+  /** Index of the next referenced cell. */
+  loadRef(): number {
+    if (this.refPos >= this.refEnd) {
+      throw tlbError('TLB_UNDERFLOW', 'Cell', `cell ${this.cell} has no reference #${this.refPos}`);
+    }
+    return this.boc.refs[this.cell * 4 + this.refPos++]!;
+  }
+
+  /** `Maybe ^X`: the referenced cell index, or -1 for `nothing$0`. */
+  loadMaybeRef(): number {
+    return this.loadBit() ? this.loadRef() : -1;
+  }
+
+  /** A fresh slice over the same cell at the current position (for look-ahead without moving this one). */
+  clone(): Slice {
+    const s = new Slice(this.boc, this.cell);
+    s.pos = this.pos;
+    s.end = this.end;
+    s.refPos = this.refPos;
+    return s;
+  }
+
+  /** Copies bits [from, from+n) of this cell into `out` starting at bit `outPos` (`out` must be zeroed there). */
+  copyBits(from: number, n: number, out: Uint8Array, outPos: number): void {
+    let done = 0;
+    while (done < n) {
+      const k = n - done >= 24 ? 24 : n - done;
+      const v = this.peek(from + done, k);
+      for (let b = 0; b < k; b++) {
+        if ((v >> (k - 1 - b)) & 1) {
+          const o = outPos + done + b;
+          out[o >>> 3] = (out[o >>> 3] ?? 0) | (0x80 >> (o & 7));
+        }
+      }
+      done += k;
+    }
+  }
+
+  /** Throws unless every bit and reference has been read (for types that must fill their cell). */
+  expectEnd(type: string): void {
+    if (this.pos !== this.end || this.refPos !== this.refEnd) {
+      throw tlbError('TLB_INVALID', type, `${this.end - this.pos} bits and ${this.refEnd - this.refPos} refs left over in cell ${this.cell}`);
+    }
+  }
+}
+
+export function cellSlice(boc: Boc, cell: number): Slice {
+  return new Slice(boc, cell);
+}
