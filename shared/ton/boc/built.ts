@@ -130,3 +130,16 @@ export class BitWriter {
     return new BuiltCell(boc, this.buf.slice(0, (this.bits + 7) >> 3), this.bits, refs);
   }
 }
+
+/**
+ * The cell made of bits [fromBit, toBit) and references [fromRef, toRef) of `s`'s cell: what TON Center hashes
+ * for an inline `StateInit` (indexing-semantics §2.1).
+ */
+export function subsliceToCell(s: Slice, fromBit: number, toBit: number, fromRef: number, toRef: number): CellNode {
+  const bits = toBit - fromBit;
+  const data = new Uint8Array((bits + 7) >> 3);
+  s.copyBits(fromBit, bits, data, 0);
+  const refs: CellNode[] = [];
+  for (let r = fromRef; r < toRef; r++) refs.push(s.boc.ref(s.cell, r));
+  return new BuiltCell(s.boc, data, bits, refs);
+}

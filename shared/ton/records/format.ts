@@ -1,0 +1,54 @@
+import type { CurrencyCollection } from '../tlb/CurrencyCollection.js';
+import type { MsgAddress } from '../tlb/MsgAddress.js';
+
+/** Wire encodings of TON Center API v3 (api-v3.md §0.4). */
+
+/** Hashes are standard base64 with padding. */
+export function b64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0').toUpperCase());
+
+export function hexUpper(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!]!;
+  return s;
+}
+
+/** Raw address `wc:HEX` in upper case, as TON Center stores every address. */
+export function rawAddress(workchain: number, hash: Uint8Array): string {
+  return `${workchain}:${hexUpper(hash)}`;
+}
+
+/**
+ * A message address as it appears in a Message record: raw for `addr_std`, null for the external side
+ * (`addr_none` / `addr_extern`), and the literal "addr_var" for `addr_var` (indexing-semantics §3.1).
+ */
+export function addressOrNull(a: MsgAddress): string | null {
+  switch (a.type) {
+    case 'std':
+      return rawAddress(a.workchain, a.hash);
+    case 'var':
+      return 'addr_var';
+    default:
+      return null;
+  }
+}
+
+/** Shard ids are upper-case hex of the unsigned 64-bit value, without padding. */
+export function shardHex(shard: bigint): string {
+  return (BigInt.asUintN(64, shard)).toString(16).toUpperCase();
+}
+
+/** `{ "<currency id>": "<decimal amount>" }`. */
+export function extraCurrencies(cc: CurrencyCollection): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [id, amount] of cc.other) out[String(id)] = amount.toString();
+  return out;
+}
+
+/** Opcodes render as `"0x%08x"` of the unsigned value. */
+export function opcodeHex(op: number): string {
+  return '0x' + (op >>> 0).toString(16).padStart(8, '0');
+}
