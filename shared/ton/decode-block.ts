@@ -23,13 +23,14 @@ export function parseBlock(bytes: Uint8Array): ParsedBlock {
   const boc = Boc.parse(bytes);
   const block = withType('Block', () => loadBlock(boc));
   const accountBlocks: AccountBlock[] = [];
-  const transactions: Transaction[] = [];
   withType('ShardAccountBlocks', () =>
-    walkShardAccountBlocks(new Slice(boc, block.extra.accountBlocks), (ab) => {
-      accountBlocks.push(ab);
-      for (const cell of ab.transactions) transactions.push(withType('Transaction', () => loadTransaction(new Slice(boc, cell))));
-    }),
+    walkShardAccountBlocks(new Slice(boc, block.extra.accountBlocks), (ab) => accountBlocks.push(ab)),
   );
+  const transactions = withType('Transaction', () => {
+    const txs: Transaction[] = [];
+    for (const ab of accountBlocks) for (const cell of ab.transactions) txs.push(loadTransaction(new Slice(boc, cell)));
+    return txs;
+  });
   return { boc, block, accountBlocks, transactions };
 }
 
@@ -68,7 +69,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     seqno: block.info.seqno,
     mcBlockSeqno,
   };
-  const transactions = parsed.transactions.map((tx) => withType('Transaction', () => transactionRecord(boc, tx, ctx)));
+  const transactions = withType('Transaction', () => parsed.transactions.map((tx) => transactionRecord(boc, tx, ctx)));
   return {
     block: blockRecord({ block, rootHash, fileHash, txCount: transactions.length, mcBlockSeqno }),
     transactions,

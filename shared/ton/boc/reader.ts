@@ -1,6 +1,6 @@
-import { hash as nodeHash } from 'node:crypto';
 import { bocError } from '../errors.js';
 import { crc32c } from './crc32c.js';
+import { paddedLength, sha256Into } from './sha256.js';
 
 /**
  * A bag of cells read lazily (boc.tlb `serialized_boc#b5ee9c72`, and the legacy
@@ -28,9 +28,14 @@ export class Boc {
   private readonly hashes: Uint8Array;
   private readonly depths: Uint16Array;
   private readonly hashed: Uint8Array;
-  /** Lower-level hashes and depths of cells whose level mask is not zero (pruned branches and their ancestors). */
-  private readonly levelHashes = new Map<number, { hashes: Uint8Array; depths: number[] }>();
-  private readonly scratch = new Uint8Array(2 + 128 + 4 * 2 + 4 * 32);
+  /**
+   * Hashes and depths below a cell's own level (index 0..2 = hash index), for cells whose level mask is not zero:
+   * pruned branches and everything above them inside a Merkle update.
+   */
+  private lowHashes: Uint8Array | null = null;
+  private lowDepths: Uint16Array | null = null;
+  private readonly scratch = new Uint8Array(paddedLength(2 + 128 + 4 * 2 + 4 * 32));
+  private readonly schedule = new Int32Array(64);
 
   private constructor(
     readonly bytes: Uint8Array,
@@ -228,20 +233,32 @@ export class Boc {
   /** Hash of the cell as seen at `level` (for cells under Merkle cells); equals {@link hash} for level-0 cells. */
   hashAt(cell: number, level: number): Uint8Array {
     this.ensureHashed(cell);
-    const mask = this.d1[cell]! >> 5;
-    if (mask === 0) return this.hashes.subarray(cell * 32, cell * 32 + 32);
-    const hi = popcount(mask & ((1 << level) - 1));
-    const extra = this.levelHashes.get(cell)!;
-    const k = Math.min(hi, extra.depths.length - 1);
-    return extra.hashes.subarray(k * 32, k * 32 + 32);
+    const hi = this.lowIndex(cell, level);
+    if (hi < 0) return this.hashes.subarray(cell * 32, cell * 32 + 32);
+    const o = (cell * 3 + hi) * 32;
+    return this.lowHashes!.subarray(o, o + 32);
   }
 
   depthAt(cell: number, level: number): number {
     this.ensureHashed(cell);
+    const hi = this.lowIndex(cell, level);
+    return hi < 0 ? this.depths[cell]! : this.lowDepths![cell * 3 + hi]!;
+  }
+
+  /** Which stored lower hash serves `level`, or -1 when it is the representation hash. */
+  private lowIndex(cell: number, level: number): number {
     const mask = this.d1[cell]! >> 5;
-    if (mask === 0) return this.depths[cell]!;
-    const extra = this.levelHashes.get(cell)!;
-    return extra.depths[Math.min(popcount(mask & ((1 << level) - 1)), extra.depths.length - 1)]!;
+    if (mask === 0) return -1;
+    const hi = popcount(mask & ((1 << level) - 1));
+    return hi >= popcount(mask) ? -1 : hi;
+  }
+
+  /** Copies the hash of `cell` at `level` into `buf` at `q`. */
+  private copyHashAt(cell: number, level: number, buf: Uint8Array, q: number): void {
+    const hi = this.lowIndex(cell, level);
+    const src = hi < 0 ? this.hashes : this.lowHashes!;
+    const o = hi < 0 ? cell * 32 : (cell * 3 + hi) * 32;
+    for (let k = 0; k < 32; k++) buf[q + k] = src[o + k]!;
   }
 
   /**
@@ -275,25 +292,34 @@ export class Boc {
     const buf = this.scratch;
 
     if (mask === 0 && (d1 & 8) === 0) {
-      // Fast path: an ordinary level-0 cell has exactly one hash.
-      buf[0] = d1 & 0x0f & ~0x10;
+      // Fast path: an ordinary level-0 cell has exactly one hash, and its children are level 0 too.
+      const hashes = this.hashes;
+      const depths = this.depths;
+      buf[0] = d1 & 0x07;
       buf[1] = d2;
-      buf.set(bytes.subarray(off, off + dataLen), 2);
+      for (let k = 0; k < dataLen; k++) buf[2 + k] = bytes[off + k]!;
       let q = 2 + dataLen;
       let depth = 0;
       for (let r = 0; r < refCount; r++) {
         const c = this.refs[cell * 4 + r]!;
-        const cd = this.depthAt(c, 0);
+        if (this.hashed[c] === 0) this.ensureHashed(c);
+        const cd = depths[c]!;
         if (cd + 1 > depth) depth = cd + 1;
         buf[q++] = cd >> 8;
         buf[q++] = cd & 0xff;
       }
       for (let r = 0; r < refCount; r++) {
-        buf.set(this.hashAt(this.refs[cell * 4 + r]!, 0), q);
+        const c = this.refs[cell * 4 + r]!;
+        if (this.levelMask(c) !== 0) {
+          buf.set(this.hashAt(c, 0), q);
+        } else {
+          const h = c * 32;
+          for (let k = 0; k < 32; k++) buf[q + k] = hashes[h + k]!;
+        }
         q += 32;
       }
-      this.hashes.set(nodeHash('sha256', buf.subarray(0, q), 'buffer'), cell * 32);
-      this.depths[cell] = depth;
+      sha256Into(buf, q, hashes, cell * 32, this.schedule);
+      depths[cell] = depth;
       this.hashed[cell] = 1;
       return;
     }
@@ -303,16 +329,27 @@ export class Boc {
     const isMerkle = type === 3 || type === 4;
     const isPruned = type === 1;
     const hashCount = popcount(mask) + 1;
-    const out = new Uint8Array(hashCount * 32);
-    const depths: number[] = [];
+    if (this.lowHashes === null) {
+      this.lowHashes = new Uint8Array(this.count * 3 * 32);
+      this.lowDepths = new Uint16Array(this.count * 3);
+    }
+    const low = this.lowHashes;
+    const lowDepths = this.lowDepths!;
     let hi = 0;
+    let prevOut = -1;
+    let prevArr: Uint8Array = low;
     for (let level = 0; level <= 3; level++) {
       if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
-      if (isPruned && hi < hashCount - 1) {
+      const top = hi === hashCount - 1;
+      const outArr = top ? this.hashes : low;
+      const outOff = top ? cell * 32 : (cell * 3 + hi) * 32;
+      if (isPruned && !top) {
         // Pruned branch data: type(8) mask(8) hashes(n·256) depths(n·16) for the levels below its own.
-        out.set(bytes.subarray(off + 2 + hi * 32, off + 2 + hi * 32 + 32), hi * 32);
+        for (let k = 0; k < 32; k++) outArr[outOff + k] = bytes[off + 2 + hi * 32 + k]!;
         const dp = off + 2 + (hashCount - 1) * 32 + hi * 2;
-        depths.push((bytes[dp]! << 8) | bytes[dp + 1]!);
+        lowDepths[cell * 3 + hi] = (bytes[dp]! << 8) | bytes[dp + 1]!;
+        prevArr = outArr;
+        prevOut = outOff;
         hi++;
         continue;
       }
@@ -320,10 +357,10 @@ export class Boc {
       buf[1] = d2;
       let q = 2;
       if (hi === 0 || isPruned) {
-        buf.set(bytes.subarray(off, off + dataLen), q);
+        for (let k = 0; k < dataLen; k++) buf[q + k] = bytes[off + k]!;
         q += dataLen;
       } else {
-        buf.set(out.subarray((hi - 1) * 32, hi * 32), q);
+        for (let k = 0; k < 32; k++) buf[q + k] = prevArr[prevOut + k]!;
         q += 32;
       }
       const childLevel = isMerkle ? level + 1 : level;
@@ -336,16 +373,16 @@ export class Boc {
         buf[q++] = cd & 0xff;
       }
       for (let r = 0; r < refCount; r++) {
-        buf.set(this.hashAt(this.refs[cell * 4 + r]!, childLevel), q);
+        this.copyHashAt(this.refs[cell * 4 + r]!, childLevel, buf, q);
         q += 32;
       }
-      out.set(nodeHash('sha256', buf.subarray(0, q), 'buffer'), hi * 32);
-      depths.push(depth);
+      sha256Into(buf, q, outArr, outOff, this.schedule);
+      if (top) this.depths[cell] = depth;
+      else lowDepths[cell * 3 + hi] = depth;
+      prevArr = outArr;
+      prevOut = outOff;
       hi++;
     }
-    this.levelHashes.set(cell, { hashes: out, depths });
-    this.hashes.set(out.subarray((hashCount - 1) * 32), cell * 32);
-    this.depths[cell] = depths[hashCount - 1]!;
     this.hashed[cell] = 1;
   }
 }

@@ -2,6 +2,7 @@ import { tlbError } from '../errors.js';
 import type { Boc } from './reader.js';
 
 const TWO32 = 4294967296;
+const POW2: number[] = Array.from({ length: 54 }, (_, i) => 2 ** i);
 
 /**
  * A read cursor over one cell of a {@link Boc}: bits are read straight from the BOC bytes, references are
@@ -40,20 +41,26 @@ export class Slice {
     );
   }
 
-  /** Reads up to 32 bits at an absolute bit position without moving the cursor. */
+  /** Reads up to 32 bits at a bit position of this cell without moving the cursor. */
   private peek(pos: number, n: number): number {
     if (n === 0) return 0;
     const bytes = this.boc.bytes;
     const abs = this.base + pos;
     let byte = abs >>> 3;
-    const shift = abs & 7;
-    const total = shift + n;
-    const nbytes = (total + 7) >>> 3;
+    const total = (abs & 7) + n;
+    if (total <= 32) {
+      // Integer path: the bits fit one 32-bit word.
+      const nbytes = (total + 7) >>> 3;
+      let v = 0;
+      for (let k = 0; k < nbytes; k++) v = (v << 8) | bytes[byte++]!;
+      v = v >>> (nbytes * 8 - total);
+      return n === 32 ? v >>> 0 : v & ((1 << n) - 1);
+    }
+    // Up to 39 bits span five bytes: exact in double arithmetic.
     let v = 0;
-    for (let k = 0; k < nbytes; k++) v = v * 256 + bytes[byte++]!;
-    // v holds nbytes·8 bits (≤ 40): drop the trailing bits, then the leading ones.
-    v = Math.floor(v / 2 ** (nbytes * 8 - total));
-    return v % 2 ** n;
+    for (let k = 0; k < 5; k++) v = v * 256 + bytes[byte++]!;
+    v = Math.floor(v / POW2[40 - total]!);
+    return v % POW2[n]!;
   }
 
   loadBit(): boolean {
@@ -89,11 +96,12 @@ export class Slice {
       this.pos += n;
       return BigInt(v);
     }
-    if (n <= 53) {
+    if (n <= 64) {
       const hi = this.peek(this.pos, n - 32);
       const lo = this.peek(this.pos + n - 32, 32);
       this.pos += n;
-      return BigInt(hi * TWO32 + lo);
+      // Values below 2^53 (every lt, and nearly every amount) take one BigInt conversion.
+      return hi < 2097152 ? BigInt(hi * TWO32 + lo) : (BigInt(hi) << 32n) | BigInt(lo);
     }
     let v = 0n;
     let left = n;

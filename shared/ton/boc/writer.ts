@@ -10,7 +10,7 @@ import type { Boc } from './reader.js';
  * all of its parents), so the bytes, and therefore the base64 on the wire, equal what TON Center returns.
  */
 export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean }): Uint8Array {
-  const order = topoOrder(boc, root);
+  const order = refsOf(boc, root).length === 0 ? [root] : topoOrder(boc, root);
   const n = order.length;
   const pos = new Map<CellNode, number>();
   for (let i = 0; i < n; i++) pos.set(order[i]!, i);

@@ -22,7 +22,7 @@ export interface Block {
 export function loadBlock(boc: Boc, cell: number = boc.root): Block {
   const s = new Slice(boc, cell);
   const tag = s.loadUint(32);
-  if (tag !== 0x11ef55aa) throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', 'Block', `tag #${tag.toString(16).padStart(8, '0')}`);
+  if (tag !== 0x11ef55aa) throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', 'Block', `unknown constructor tag #${tag.toString(16).padStart(8, '0')} (block#11ef55aa expected)`);
   const globalId = s.loadInt(32);
   const info = loadBlockInfo(new Slice(boc, s.loadRef()));
   const valueFlow = loadValueFlow(new Slice(boc, s.loadRef()));
