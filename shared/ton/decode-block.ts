@@ -8,6 +8,9 @@ import { type AccountBlock, walkShardAccountBlocks } from './tlb/AccountBlock.js
 import { type Block, loadBlock } from './tlb/Block.js';
 import { shardId } from './tlb/ShardIdent.js';
 import { type Transaction, loadTransaction } from './tlb/Transaction.js';
+import { accountStateRecord } from './records/account-state.js';
+import { findShardAccount, loadShardStateAccounts } from './tlb/ShardState.js';
+import { b64 } from './records/format.js';
 
 /** A block decoded to its typed TL-B form, with its transactions in block order. */
 export interface ParsedBlock {
@@ -41,6 +44,12 @@ export interface DecodeBlockOptions {
   fileHash?: Uint8Array;
   /** Seqno of the masterchain block that committed this (shard) block, when the caller knows it. */
   mcBlockSeqno?: number | null;
+  /**
+   * Fill `account_state_before` of each account's first transaction and `account_state_after` of its last one
+   * from the block's state update (the only states a block carries). Default true; false leaves only hashes and
+   * never reads the state update.
+   */
+  accountStates?: boolean;
 }
 
 export interface DecodedBlock {
@@ -70,10 +79,53 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     mcBlockSeqno,
   };
   const transactions = withType('Transaction', () => parsed.transactions.map((tx) => transactionRecord(boc, tx, ctx)));
+  if (opts.accountStates !== false) {
+    // Best effort: the records are complete without these states, so a state update this decoder cannot read
+    // leaves them as hashes instead of failing the block.
+    try {
+      fillAccountStates(parsed, transactions);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+    }
+  }
   return {
     block: blockRecord({ block, rootHash, fileHash, txCount: transactions.length, mcBlockSeqno }),
     transactions,
   };
+}
+
+/**
+ * The state update's old side holds each touched account as it was before the block, the new side as it is after:
+ * those are the states before an account's first transaction and after its last one in this block. A state is
+ * used only when its hash equals the hash the transaction itself records.
+ */
+function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[]): void {
+  const { boc, block } = parsed;
+  const update = block.stateUpdate;
+  const oldSide = loadShardStateAccounts(new Slice(boc, update.old));
+  const newSide = loadShardStateAccounts(new Slice(boc, update.new));
+  let i = 0;
+  for (const ab of parsed.accountBlocks) {
+    const n = ab.transactions.length;
+    if (n === 0) continue;
+    const first = records[i]!;
+    const last = records[i + n - 1]!;
+    i += n;
+    if (oldSide) {
+      const sa = findShardAccount(oldSide, boc, ab.accountAddr);
+      if (sa) {
+        const rec = accountStateRecord(boc, sa.accountCell, sa.account);
+        if (rec.hash === first.account_state_before.hash) first.account_state_before = rec;
+      }
+    }
+    if (newSide) {
+      const sa = findShardAccount(newSide, boc, ab.accountAddr);
+      if (sa) {
+        const rec = accountStateRecord(boc, sa.accountCell, sa.account);
+        if (rec.hash === last.account_state_after.hash) last.account_state_after = rec;
+      }
+    }
+  }
 }
 
 /** Names the TL-B type in any decode failure below it that does not already name one. */

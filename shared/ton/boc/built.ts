@@ -8,8 +8,9 @@ import type { Slice } from './slice.js';
  * from the remaining bits and refs") and for the TEP-467 normalized external message (§2.2).
  */
 export class BuiltCell {
-  private cachedHash: Uint8Array | null = null;
-  private cachedDepth = 0;
+  /** Hashes and depths per significant level, lowest first; the last is the representation hash. */
+  private levelHashes: Uint8Array[] | null = null;
+  private levelDepths: number[] = [];
 
   constructor(
     readonly boc: Boc,
@@ -19,10 +20,15 @@ export class BuiltCell {
     readonly refs: CellNode[],
   ) {}
 
-  get d1(): number {
+  /** Level mask: the union of the children's (an ordinary cell). */
+  get levelMask(): number {
     let mask = 0;
     for (const r of this.refs) mask |= nodeLevelMask(this.boc, r);
-    return this.refs.length + (mask << 5);
+    return mask;
+  }
+
+  get d1(): number {
+    return this.refs.length + (this.levelMask << 5);
   }
 
   get d2(): number {
@@ -38,53 +44,79 @@ export class BuiltCell {
   }
 
   hash(): Uint8Array {
-    if (this.cachedHash === null) this.compute();
-    return this.cachedHash!;
+    const h = this.compute();
+    return h[h.length - 1]!;
   }
 
   depth(): number {
-    if (this.cachedHash === null) this.compute();
-    return this.cachedDepth;
+    this.compute();
+    return this.levelDepths[this.levelDepths.length - 1]!;
   }
 
-  /** Ordinary-cell hash at the level-0 view; references to higher-level cells use their level-0 hash (§3.1.5). */
-  private compute(): void {
+  /** Hash as seen at `level` (tvm.pdf §3.1.6): the stored hash for the highest significant level not above it. */
+  hashAt(level: number): Uint8Array {
+    const h = this.compute();
+    return h[Math.min(popcount(this.levelMask & ((1 << level) - 1)), h.length - 1)]!;
+  }
+
+  depthAt(level: number): number {
+    this.compute();
+    return this.levelDepths[Math.min(popcount(this.levelMask & ((1 << level) - 1)), this.levelDepths.length - 1)]!;
+  }
+
+  /** Ordinary-cell hashes, one per significant level, as for any cell of a BOC. */
+  private compute(): Uint8Array[] {
+    if (this.levelHashes) return this.levelHashes;
     const data = this.paddedData();
     const n = this.refs.length;
-    const buf = new Uint8Array(2 + data.length + n * 34);
-    buf[0] = n;
-    buf[1] = this.d2;
-    buf.set(data, 2);
-    let q = 2 + data.length;
-    let depth = 0;
-    for (const r of this.refs) {
-      const d = nodeDepth(this.boc, r);
-      if (d + 1 > depth) depth = d + 1;
-      buf[q++] = d >> 8;
-      buf[q++] = d & 0xff;
+    const mask = this.levelMask;
+    const hashes: Uint8Array[] = [];
+    for (let level = 0; level <= 3; level++) {
+      if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
+      const first = hashes.length === 0;
+      const buf = new Uint8Array(2 + (first ? data.length : 32) + n * 34);
+      buf[0] = n + ((mask & ((1 << level) - 1)) << 5);
+      buf[1] = this.d2;
+      buf.set(first ? data : hashes[hashes.length - 1]!, 2);
+      let q = 2 + (first ? data.length : 32);
+      let depth = 0;
+      for (const r of this.refs) {
+        const d = nodeDepthAt(this.boc, r, level);
+        if (d + 1 > depth) depth = d + 1;
+        buf[q++] = d >> 8;
+        buf[q++] = d & 0xff;
+      }
+      for (const r of this.refs) {
+        buf.set(nodeHashAt(this.boc, r, level), q);
+        q += 32;
+      }
+      hashes.push(nodeHash('sha256', buf, 'buffer'));
+      this.levelDepths.push(depth);
     }
-    for (const r of this.refs) {
-      buf.set(nodeHash0(this.boc, r), q);
-      q += 32;
-    }
-    this.cachedHash = nodeHash('sha256', buf, 'buffer');
-    this.cachedDepth = depth;
+    this.levelHashes = hashes;
+    return hashes;
   }
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x; x >>>= 1) n += x & 1;
+  return n;
+}
+
+function nodeHashAt(boc: Boc, node: CellNode, level: number): Uint8Array {
+  return typeof node === 'number' ? boc.hashAt(node, level) : node.hashAt(level);
+}
+
+function nodeDepthAt(boc: Boc, node: CellNode, level: number): number {
+  return typeof node === 'number' ? boc.depthAt(node, level) : node.depthAt(level);
 }
 
 /** A cell of a BOC (its index) or a built one. */
 export type CellNode = number | BuiltCell;
 
-export function nodeHash0(boc: Boc, node: CellNode): Uint8Array {
-  return typeof node === 'number' ? boc.hashAt(node, 0) : node.hash();
-}
-
-export function nodeDepth(boc: Boc, node: CellNode): number {
-  return typeof node === 'number' ? boc.depthAt(node, 0) : node.depth();
-}
-
 function nodeLevelMask(boc: Boc, node: CellNode): number {
-  return typeof node === 'number' ? boc.levelMask(node) : node.d1 >> 5;
+  return typeof node === 'number' ? boc.levelMask(node) : node.levelMask;
 }
 
 /** Representation hash of a node. */

@@ -235,6 +235,22 @@ const SEEDS = [
   'blocks/mainnet_-1_8000000000000000_17734191.boc', // 375 cells, 2-byte sizes
 ];
 
+/** Names the first cell whose descriptor level mask differs from the one @ton/core derives from its children. */
+function maskMismatch(boc: Boc, root: Cell): string {
+  const seen = new Set<number>();
+  const stack: Array<[number, Cell]> = [[boc.root, root]];
+  while (stack.length > 0) {
+    const [i, c] = stack.pop()!;
+    if (seen.has(i)) continue;
+    seen.add(i);
+    if (boc.levelMask(i) !== c.mask.value) {
+      return `cell ${i}: descriptor level mask ${boc.levelMask(i)}, @ton/core computes ${c.mask.value}`;
+    }
+    for (let k = 0; k < boc.refCount(i); k++) stack.push([boc.ref(i, k), c.refs[k]!]);
+  }
+  return 'level masks agree';
+}
+
 interface FuzzResult {
   outcomes: Record<string, number>;
   kinds: Record<string, number>;
@@ -242,6 +258,10 @@ interface FuzzResult {
   crashes: string[];
   /** BOC-level DecodeErrors whose message does not name a byte offset. */
   noOffset: string[];
+  /** Mutants that both we and @ton/core read, but with different root hashes. */
+  hashDiffs: string[];
+  /** Mutants we read but @ton/core rejects (informational: we may be laxer on purpose or by omission). */
+  laxer: string[];
   elapsed: number;
   slowest: number;
 }
@@ -264,7 +284,7 @@ function runFuzz(): FuzzResult {
   }
 
   const rnd = prng(SEED);
-  const r: FuzzResult = { outcomes: {}, kinds: {}, crashes: [], noOffset: [], elapsed: 0, slowest: 0 };
+  const r: FuzzResult = { outcomes: {}, kinds: {}, crashes: [], noOffset: [], hashDiffs: [], laxer: [], elapsed: 0, slowest: 0 };
   const started = performance.now();
   for (let it = 0; it < ITERATIONS; it++) {
     const input = inputs[it % inputs.length]!;
@@ -274,6 +294,21 @@ function runFuzz(): FuzzResult {
     try {
       exercise(m.bytes, prng(it));
       r.outcomes.ok = (r.outcomes.ok ?? 0) + 1;
+      // Differential check against @ton/core on the mutants we accept.
+      const ours = Boc.parse(m.bytes);
+      const oursHash = Buffer.from(ours.hash(ours.root)).toString('hex');
+      let theirs: string | undefined;
+      let why = '';
+      try {
+        theirs = Cell.fromBoc(Buffer.from(m.bytes))[0]!.hash().toString('hex');
+      } catch (e) {
+        why = (e as Error).message;
+      }
+      const tag = `#${it} ${input.name} ${m.kind} | input hex: ${Buffer.from(m.bytes).toString('hex').slice(0, 120)}`;
+      if (theirs === undefined) r.laxer.push(`${tag} | @ton/core: ${why}`);
+      else if (theirs !== oursHash) {
+        r.hashDiffs.push(`${tag} | ours ${oursHash.slice(0, 16)} @ton/core ${theirs.slice(0, 16)} | ${maskMismatch(ours, Cell.fromBoc(Buffer.from(m.bytes))[0]!)}`);
+      }
     } catch (e) {
       if (e instanceof DecodeError) {
         r.outcomes[e.code] = (r.outcomes[e.code] ?? 0) + 1;
@@ -297,6 +332,14 @@ function runFuzz(): FuzzResult {
     }
   }
   r.elapsed = performance.now() - started;
+  if (process.env.TONFLOW_FUZZ_REPORT === '1') {
+    const why: Record<string, number> = {};
+    for (const l of r.laxer) {
+      const k = (l.split('@ton/core: ')[1] ?? '').replace(/"[0-9a-f]+"/g, 'H').replace(/\d+/g, 'N').slice(0, 70);
+      why[k] = (why[k] ?? 0) + 1;
+    }
+    console.log(JSON.stringify({ outcomes: r.outcomes, kinds: r.kinds, elapsed: Math.round(r.elapsed), laxer: why }, null, 1));
+  }
   return r;
 }
 
@@ -321,6 +364,14 @@ describeFixtures('Boc fuzz (seeded mutations of fixture BOCs)', () => {
     },
     60_000,
   );
+
+  it('mutants that both we and @ton/core read have the same root hash', () => {
+    const r = fuzz();
+    expect(
+      r.hashDiffs.slice(0, 5),
+      `${r.hashDiffs.length} hash disagreements (${r.laxer.length} mutants read by us but rejected by @ton/core, e.g. ${r.laxer.slice(0, 3).join(' ;; ')})`,
+    ).toEqual([]);
+  }, 60_000);
 
   it('every BOC DecodeError met by the fuzz names a byte offset', () => {
     const r = fuzz();

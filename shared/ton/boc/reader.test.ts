@@ -462,7 +462,7 @@ describe('Boc.parse: header forms (built with @ton/core)', () => {
   it('legacy form with a bad CRC or a wrong index is rejected cleanly', () => {
     const legacy = toLegacy(tree.toBoc({ idx: true, crc32: false }), true);
     const badCrc = Buffer.from(legacy);
-    badCrc[badCrc.length - 1] ^= 0x01;
+    badCrc[badCrc.length - 1]! ^= 0x01;
     expectDecodeError(() => Boc.parse(badCrc), 'BOC_BAD_CRC', legacy.length - 4);
     const plain = toLegacy(tree.toBoc({ idx: true, crc32: false }), false);
     const badIdx = Buffer.from(plain);
@@ -691,12 +691,18 @@ describe('Boc: deep cell chains', () => {
     return rawBoc(cells, { size: 4, offBytes: 4 });
   }
 
-  it('depth 1100: hash and depth equal @ton/core', () => {
-    const bytes = chain(1101);
+  it('depth 1024 (the TVM maximum): hash and depth equal @ton/core', () => {
+    const bytes = chain(1025);
     const boc = Boc.parse(bytes);
     const theirs = Cell.fromBoc(bytes)[0]!;
-    expect(boc.depth(0)).toBe(1100);
+    expect(boc.depth(0)).toBe(1024);
     expect(hex(boc.hash(0))).toBe(theirs.hash().toString('hex'));
+  });
+
+  it('depth 1025: rejected with a DecodeError, as the TON node rejects it (CellTraits::max_depth)', () => {
+    const boc = Boc.parse(chain(1026));
+    expect(() => boc.hash(0)).toThrow(DecodeError);
+    expect(() => Boc.parse(chain(1026)).hashAll()).toThrow(/depth 1025, above the maximum 1024 at byte offset/);
   });
 
   // TON caps cell depth at 1024 (CellTraits::max_depth), so such BOCs are invalid; what the reader must not do is

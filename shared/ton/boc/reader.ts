@@ -1,4 +1,4 @@
-import { bocError } from '../errors.js';
+import { type DecodeError, bocError } from '../errors.js';
 import { crc32c } from './crc32c.js';
 import { paddedLength, sha256Into } from './sha256.js';
 
@@ -58,7 +58,7 @@ export class Boc {
   static parse(input: Uint8Array): Boc {
     const bytes = input;
     const len = bytes.length;
-    if (len < 4) throw bocError('BOC_TRUNCATED', `not a BOC: ${len} bytes, too short for a magic`);
+    if (len < 4) throw bocError('BOC_TRUNCATED', `not a BOC: ${len} bytes, too short for a magic`, len);
     const magic = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
     let p = 4;
     const need = (n: number, what: string): void => {
@@ -191,7 +191,28 @@ export class Boc {
       }
     }
     if (p !== dataEnd) throw bocError('BOC_BAD_HEADER', `cell data is ${p - dataStart} bytes, header says ${totCellsSize}`, p);
+    boc.checkLevelMasks();
     return boc;
+  }
+
+  /**
+   * A cell's level mask follows from its children (tvm.pdf §3.1.3): their union for ordinary cells, shifted down
+   * one level for Merkle cells, stored in the data for pruned branches. Hashing trusts the descriptor, so a
+   * descriptor that disagrees is rejected here, children first (they come later in the bag).
+   */
+  private checkLevelMasks(): void {
+    for (let i = this.count - 1; i >= 0; i--) {
+      const d1 = this.d1[i]!;
+      const n = d1 & 7;
+      let mask = 0;
+      for (let r = 0; r < n; r++) mask |= this.d1[this.refs[i * 4 + r]!]! >> 5;
+      const type = d1 & 8 ? this.bytes[this.dataOff[i]!]! : 0;
+      if (type === 1) continue;
+      const expected = type === 3 || type === 4 ? mask >> 1 : type === 2 ? 0 : mask;
+      if (expected !== d1 >> 5) {
+        throw bocError('BOC_BAD_CELL', `cell ${i} declares level mask ${d1 >> 5}, its children give ${expected}`, this.dataOff[i]!);
+      }
+    }
   }
 
   get root(): number {
@@ -269,11 +290,56 @@ export class Boc {
     for (let i = this.count - 1; i >= 0; i--) if (this.hashed[i] === 0) this.computeHash(i);
   }
 
+  /**
+   * Hashes `cell` after its unhashed descendants. Iterative, so a crafted chain of cells cannot exhaust the stack
+   * (depth itself is capped at {@link MAX_DEPTH} while hashing).
+   */
   private ensureHashed(cell: number): void {
     if (this.hashed[cell] !== 0) return;
-    const refCount = this.d1[cell]! & 7;
-    for (let r = 0; r < refCount; r++) this.ensureHashed(this.refs[cell * 4 + r]!);
-    this.computeHash(cell);
+    const stack = [cell];
+    while (stack.length > 0) {
+      const c = stack[stack.length - 1]!;
+      if (this.hashed[c] !== 0) {
+        stack.pop();
+        continue;
+      }
+      const refCount = this.d1[c]! & 7;
+      let pending = false;
+      for (let r = 0; r < refCount; r++) {
+        const child = this.refs[c * 4 + r]!;
+        if (this.hashed[child] === 0) {
+          stack.push(child);
+          pending = true;
+        }
+      }
+      if (!pending) {
+        this.computeHash(c);
+        stack.pop();
+      }
+    }
+  }
+
+  /**
+   * A Merkle proof or update stores the level-0 hash and depth of each child (block.tlb `!merkle_proof`,
+   * `!merkle_update`); a cell whose stored values disagree with its children is not a valid exotic cell.
+   */
+  private checkMerkleChildren(cell: number, off: number): void {
+    const bytes = this.bytes;
+    const n = this.d1[cell]! & 7;
+    for (let r = 0; r < n; r++) {
+      const child = this.refs[cell * 4 + r]!;
+      const h = this.hashAt(child, 0);
+      const ho = off + 1 + r * 32;
+      for (let k = 0; k < 32; k++) {
+        if (bytes[ho + k] !== h[k]) {
+          throw bocError('BOC_BAD_CELL', `Merkle cell ${cell}: stored hash of child ${r} does not match cell ${child}`, ho);
+        }
+      }
+      const dp = off + 1 + n * 32 + r * 2;
+      if (((bytes[dp]! << 8) | bytes[dp + 1]!) !== this.depthAt(child, 0)) {
+        throw bocError('BOC_BAD_CELL', `Merkle cell ${cell}: stored depth of child ${r} does not match cell ${child}`, dp);
+      }
+    }
   }
 
   /**
@@ -318,6 +384,7 @@ export class Boc {
         }
         q += 32;
       }
+      if (depth > MAX_DEPTH) throw depthError(cell, depth, off);
       sha256Into(buf, q, hashes, cell * 32, this.schedule);
       depths[cell] = depth;
       this.hashed[cell] = 1;
@@ -376,6 +443,8 @@ export class Boc {
         this.copyHashAt(this.refs[cell * 4 + r]!, childLevel, buf, q);
         q += 32;
       }
+      if (depth > MAX_DEPTH) throw depthError(cell, depth, off);
+      if (isMerkle && level === 0) this.checkMerkleChildren(cell, off);
       sha256Into(buf, q, outArr, outOff, this.schedule);
       if (top) this.depths[cell] = depth;
       else lowDepths[cell * 3 + hi] = depth;
@@ -385,6 +454,13 @@ export class Boc {
     }
     this.hashed[cell] = 1;
   }
+}
+
+/** Maximum cell depth the TVM allows (crypto/vm/cells/CellTraits.h `max_depth`). */
+export const MAX_DEPTH = 1024;
+
+function depthError(cell: number, depth: number, offset: number): DecodeError {
+  return bocError('BOC_BAD_CELL', `cell ${cell} has depth ${depth}, above the maximum ${MAX_DEPTH}`, offset);
 }
 
 export function popcount(x: number): number {

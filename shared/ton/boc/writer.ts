@@ -1,4 +1,4 @@
-import { BuiltCell, type CellNode } from './built.js';
+import { BuiltCell, type CellNode, cellHash } from './built.js';
 import { crc32c } from './crc32c.js';
 import type { Boc } from './reader.js';
 
@@ -10,10 +10,11 @@ import type { Boc } from './reader.js';
  * all of its parents), so the bytes, and therefore the base64 on the wire, equal what TON Center returns.
  */
 export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean }): Uint8Array {
-  const order = refsOf(boc, root).length === 0 ? [root] : topoOrder(boc, root);
+  const single = refsOf(boc, root).length === 0;
+  const order = single ? [root] : topoOrder(boc, root);
   const n = order.length;
-  const pos = new Map<CellNode, number>();
-  for (let i = 0; i < n; i++) pos.set(order[i]!, i);
+  const pos = new Map<string, number>();
+  if (!single) for (let i = 0; i < n; i++) pos.set(keyOf(boc, order[i]!), i);
   const sizeBytes = Math.max(1, Math.ceil(bitLength(n) / 8));
 
   let total = 0;
@@ -50,7 +51,7 @@ export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean })
       out.set(data, p);
       p += data.length;
     }
-    for (const r of refsOf(boc, c)) put(pos.get(r)!, sizeBytes);
+    for (const r of refsOf(boc, c)) put(pos.get(keyOf(boc, r))!, sizeBytes);
   }
   if (opts.crc32) {
     const crc = crc32c(out, 0, p);
@@ -76,6 +77,12 @@ function dataLen(boc: Boc, c: CellNode): number {
   return (d2 >> 1) + (d2 & 1);
 }
 
+/** Cells are identified by hash, so equal subtrees are written once, as every TON serializer does. */
+function keyOf(boc: Boc, c: CellNode): string {
+  const h = cellHash(boc, c);
+  return Buffer.from(h.buffer, h.byteOffset, 32).toString('latin1');
+}
+
 function bitLength(v: number): number {
   return v === 0 ? 0 : Math.floor(Math.log2(v)) + 1;
 }
@@ -83,7 +90,7 @@ function bitLength(v: number): number {
 /** Reverse post-order of a DFS that visits references last-to-first: @ton/core's topological order. */
 function topoOrder(boc: Boc, root: CellNode): CellNode[] {
   const post: CellNode[] = [];
-  const done = new Set<CellNode>();
+  const done = new Set<string>();
   // Iterative DFS: each frame is a node and the index of the next reference to visit (counting down).
   const stack: Array<{ node: CellNode; refs: CellNode[]; next: number }> = [];
   const push = (node: CellNode): void => {
@@ -91,13 +98,14 @@ function topoOrder(boc: Boc, root: CellNode): CellNode[] {
     stack.push({ node, refs, next: refs.length - 1 });
   };
   push(root);
-  done.add(root);
+  done.add(keyOf(boc, root));
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     if (top.next >= 0) {
       const child = top.refs[top.next--]!;
-      if (!done.has(child)) {
-        done.add(child);
+      const key = keyOf(boc, child);
+      if (!done.has(key)) {
+        done.add(key);
         push(child);
       }
       continue;

@@ -87,3 +87,45 @@ export function keyToInt(key: Uint8Array, from = 0, to = key.length): number {
   const n = to - from;
   return key[from] ? v - 2 ** n : v;
 }
+
+/**
+ * Looks `key` (a 256-bit or shorter key given as bytes, most significant bit first) up in a
+ * `HashmapAugE n X Y` read from `s`. Returns a slice at the value, or null when the key is absent or the path
+ * runs into a pruned branch (a Merkle proof or update carries only the paths it proves).
+ */
+export function lookupHashmapAugE(s: Slice, n: number, key: Uint8Array, skipExtra: (s: Slice) => void): Slice | null {
+  if (!s.loadBit()) return null;
+  let cell = s.loadRef();
+  let m = n;
+  let pos = 0;
+  const bit = (i: number): number => (key[i >> 3]! >> (7 - (i & 7))) & 1;
+  for (;;) {
+    if (s.boc.isExotic(cell)) return null;
+    const node = new SliceClass(s.boc, cell);
+    let l: number;
+    if (!node.loadBit()) {
+      l = 0;
+      while (node.loadBit()) l++;
+      for (let k = 0; k < l; k++) if ((node.loadBit() ? 1 : 0) !== bit(pos + k)) return null;
+    } else if (!node.loadBit()) {
+      l = node.loadUint(32 - Math.clz32(m));
+      for (let k = 0; k < l; k++) if ((node.loadBit() ? 1 : 0) !== bit(pos + k)) return null;
+    } else {
+      const v = node.loadBit() ? 1 : 0;
+      l = node.loadUint(32 - Math.clz32(m));
+      for (let k = 0; k < l; k++) if (v !== bit(pos + k)) return null;
+    }
+    if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
+    pos += l;
+    m -= l;
+    if (m === 0) {
+      skipExtra(node);
+      return node;
+    }
+    const left = node.loadRef();
+    const right = node.loadRef();
+    cell = bit(pos) ? right : left;
+    pos++;
+    m--;
+  }
+}
