@@ -25,6 +25,12 @@ async function main(argv: string[]): Promise<number> {
       return decodeBlockCommand(rest);
     case 'bench':
       return benchCommand(rest);
+    case 'start':
+    case 'follower':
+    case 'indexer':
+    case 'gateway':
+    case 'migrate':
+      throw new UsageError(`"${command}" is not built yet: the pipeline and gateway arrive with their own issues`);
     case undefined:
     case 'help':
     case '--help':
