@@ -34,6 +34,9 @@ export class Boc {
    */
   private lowHashes: Uint8Array | null = null;
   private lowDepths: Uint16Array | null = null;
+  /** Slot of each cell with a non-zero level mask in lowHashes/lowDepths (assigned while parsing). */
+  private readonly lowSlot: Int32Array;
+  private lowSlots = 0;
   private readonly scratch = new Uint8Array(paddedLength(2 + 128 + 4 * 2 + 4 * 32));
   private readonly schedule = new Int32Array(64);
 
@@ -52,6 +55,7 @@ export class Boc {
     this.hashes = new Uint8Array(count * 32);
     this.depths = new Uint16Array(count);
     this.hashed = new Uint8Array(count);
+    this.lowSlot = new Int32Array(count);
   }
 
   /** Parses the header, index and cell table. Throws {@link DecodeError} on any malformed input. */
@@ -207,7 +211,11 @@ export class Boc {
       let mask = 0;
       for (let r = 0; r < n; r++) mask |= this.d1[this.refs[i * 4 + r]!]! >> 5;
       const type = d1 & 8 ? this.bytes[this.dataOff[i]!]! : 0;
-      if (type === 1) continue;
+      if (type === 1) {
+        this.lowSlot[i] = this.lowSlots++;
+        continue;
+      }
+      if (d1 >> 5 !== 0) this.lowSlot[i] = this.lowSlots++;
       const expected = type === 3 || type === 4 ? mask >> 1 : type === 2 ? 0 : mask;
       if (expected !== d1 >> 5) {
         throw bocError('BOC_BAD_CELL', `cell ${i} declares level mask ${d1 >> 5}, its children give ${expected}`, this.dataOff[i]!);
@@ -256,14 +264,14 @@ export class Boc {
     this.ensureHashed(cell);
     const hi = this.lowIndex(cell, level);
     if (hi < 0) return this.hashes.subarray(cell * 32, cell * 32 + 32);
-    const o = (cell * 3 + hi) * 32;
+    const o = (this.lowSlot[cell]! * 3 + hi) * 32;
     return this.lowHashes!.subarray(o, o + 32);
   }
 
   depthAt(cell: number, level: number): number {
     this.ensureHashed(cell);
     const hi = this.lowIndex(cell, level);
-    return hi < 0 ? this.depths[cell]! : this.lowDepths![cell * 3 + hi]!;
+    return hi < 0 ? this.depths[cell]! : this.lowDepths![this.lowSlot[cell]! * 3 + hi]!;
   }
 
   /** Which stored lower hash serves `level`, or -1 when it is the representation hash. */
@@ -278,7 +286,7 @@ export class Boc {
   private copyHashAt(cell: number, level: number, buf: Uint8Array, q: number): void {
     const hi = this.lowIndex(cell, level);
     const src = hi < 0 ? this.hashes : this.lowHashes!;
-    const o = hi < 0 ? cell * 32 : (cell * 3 + hi) * 32;
+    const o = hi < 0 ? cell * 32 : (this.lowSlot[cell]! * 3 + hi) * 32;
     for (let k = 0; k < 32; k++) buf[q + k] = src[o + k]!;
   }
 
@@ -397,11 +405,12 @@ export class Boc {
     const isPruned = type === 1;
     const hashCount = popcount(mask) + 1;
     if (this.lowHashes === null) {
-      this.lowHashes = new Uint8Array(this.count * 3 * 32);
-      this.lowDepths = new Uint16Array(this.count * 3);
+      this.lowHashes = new Uint8Array(this.lowSlots * 3 * 32);
+      this.lowDepths = new Uint16Array(this.lowSlots * 3);
     }
     const low = this.lowHashes;
     const lowDepths = this.lowDepths!;
+    const slot = this.lowSlot[cell]!;
     let hi = 0;
     let prevOut = -1;
     let prevArr: Uint8Array = low;
@@ -409,12 +418,12 @@ export class Boc {
       if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
       const top = hi === hashCount - 1;
       const outArr = top ? this.hashes : low;
-      const outOff = top ? cell * 32 : (cell * 3 + hi) * 32;
+      const outOff = top ? cell * 32 : (slot * 3 + hi) * 32;
       if (isPruned && !top) {
         // Pruned branch data: type(8) mask(8) hashes(n·256) depths(n·16) for the levels below its own.
         for (let k = 0; k < 32; k++) outArr[outOff + k] = bytes[off + 2 + hi * 32 + k]!;
         const dp = off + 2 + (hashCount - 1) * 32 + hi * 2;
-        lowDepths[cell * 3 + hi] = (bytes[dp]! << 8) | bytes[dp + 1]!;
+        lowDepths[slot * 3 + hi] = (bytes[dp]! << 8) | bytes[dp + 1]!;
         prevArr = outArr;
         prevOut = outOff;
         hi++;
@@ -447,7 +456,7 @@ export class Boc {
       if (isMerkle && level === 0) this.checkMerkleChildren(cell, off);
       sha256Into(buf, q, outArr, outOff, this.schedule);
       if (top) this.depths[cell] = depth;
-      else lowDepths[cell * 3 + hi] = depth;
+      else lowDepths[slot * 3 + hi] = depth;
       prevArr = outArr;
       prevOut = outOff;
       hi++;
