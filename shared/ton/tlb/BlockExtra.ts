@@ -1,6 +1,6 @@
 import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
-import { skipCurrencyCollection } from './CurrencyCollection.js';
+import { type CurrencyCollection, loadCurrencyCollection } from './CurrencyCollection.js';
 import { walkHashmapE } from './Hashmap.js';
 import { type InMsg, loadInMsg } from './InMsg.js';
 import { type McBlockExtra, loadMcBlockExtra } from './McBlockExtra.js';
@@ -36,18 +36,46 @@ export function loadBlockExtra(s: Slice): BlockExtra {
 }
 
 /** `import_fees$_ fees_collected:Grams value_imported:CurrencyCollection = ImportFees`. */
-function skipImportFees(s: Slice): void {
-  s.loadCoins();
-  skipCurrencyCollection(s);
+export interface ImportFees {
+  feesCollected: bigint;
+  valueImported: CurrencyCollection;
 }
 
-/** Walks `_ (HashmapAugE 256 InMsg ImportFees) = InMsgDescr` in key (message hash) order. */
-export function walkInMsgDescr(s: Slice, each: (msg: InMsg, key: Uint8Array) => void): void {
-  walkHashmapE(s, 256, (v, key) => each(loadInMsg(v), key), skipImportFees);
+export function loadImportFees(s: Slice): ImportFees {
+  return { feesCollected: s.loadCoins(), valueImported: loadCurrencyCollection(s) };
 }
 
-/** Walks `_ (HashmapAugE 256 OutMsg CurrencyCollection) = OutMsgDescr` in key (message hash) order. */
-export function walkOutMsgDescr(s: Slice, each: (msg: OutMsg, key: Uint8Array) => void): void {
-  walkHashmapE(s, 256, (v, key) => each(loadOutMsg(v), key), skipCurrencyCollection);
+/**
+ * Walks `_ (HashmapAugE 256 InMsg ImportFees) = InMsgDescr` in key (message hash) order, with each entry's
+ * augmentation. Returns the map's total augmentation (`extra` of the root, present even when it is empty).
+ */
+export function walkInMsgDescr(s: Slice, each: (msg: InMsg, fees: ImportFees, key: Uint8Array) => void): ImportFees {
+  let fees: ImportFees | null = null;
+  walkHashmapE(
+    s,
+    256,
+    (v, key) => each(loadInMsg(v), fees!, key),
+    (v) => {
+      fees = loadImportFees(v);
+    },
+  );
+  return loadImportFees(s);
+}
+
+/**
+ * Walks `_ (HashmapAugE 256 OutMsg CurrencyCollection) = OutMsgDescr` in key (message hash) order, with each
+ * entry's augmentation (the value it exports). Returns the map's total augmentation.
+ */
+export function walkOutMsgDescr(s: Slice, each: (msg: OutMsg, exported: CurrencyCollection, key: Uint8Array) => void): CurrencyCollection {
+  let value: CurrencyCollection | null = null;
+  walkHashmapE(
+    s,
+    256,
+    (v, key) => each(loadOutMsg(v), value!, key),
+    (v) => {
+      value = loadCurrencyCollection(v);
+    },
+  );
+  return loadCurrencyCollection(s);
 }
 
