@@ -1,0 +1,46 @@
+/**
+ * The error model of every service: a stable `code`, a `retryable` flag and the `cause`. Adapters translate
+ * library errors into these exactly once, at their boundary; everything above decides by `retryable` alone:
+ * retry with backoff, or (for a message) send it to the dead-letter topic and go on.
+ */
+export abstract class BaseError extends Error {
+  abstract readonly retryable: boolean;
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A failure that may pass: a broker or store outage, a timeout, a liteserver that went away. */
+export class RetryableError extends BaseError {
+  readonly retryable = true;
+}
+
+/** A failure that repeating cannot fix: bad input, bad configuration, a poison message. */
+export class NonRetryableError extends BaseError {
+  readonly retryable = false;
+}
+
+/** Configuration that failed validation; `issues` lists every bad key at once. */
+export class ConfigError extends NonRetryableError {
+  constructor(readonly issues: string[]) {
+    super('CONFIG_INVALID', `invalid configuration:\n  ${issues.join('\n  ')}`);
+  }
+}
+
+/** A remote dependency (Kafka, ClickHouse, a liteserver) could not be reached or answered with a transient error. */
+export class UpstreamUnavailableError extends RetryableError {}
+
+/** Anything with a `retryable` flag counts (DecodeError of shared/ton has one); unknown errors are not retried. */
+export function isRetryable(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { retryable?: unknown }).retryable === true;
+}
+
+export function errorCode(e: unknown): string {
+  if (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string') return (e as { code: string }).code;
+  return 'INTERNAL';
+}

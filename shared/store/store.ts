@@ -1,0 +1,26 @@
+/**
+ * The store every stage and the gateway talk to: ClickHouse, either in-process (chdb plugged into
+ * @clickhouse/client through its `connection` option) or a server over HTTP. `client.ts` is the only importer of
+ * @clickhouse/client and chdb. It knows nothing of TON.
+ *
+ * 64-bit integers come back as strings in both modes (`output_format_json_quote_64bit_integers=1`), because
+ * chdb's default differs from the server's.
+ */
+
+export type QueryParams = Record<string, unknown>;
+
+export interface Store {
+  /** DDL or any statement without a result. `{name:Type}` placeholders are bound from `params`, never spliced. */
+  command(query: string, params?: QueryParams): Promise<void>;
+  /** Inserts rows (JSONEachRow) into `table`; resolves when ClickHouse acknowledged them. */
+  insert(table: string, rows: readonly object[]): Promise<void>;
+  /** Runs a SELECT with bound parameters and returns the rows. */
+  query<T = Record<string, unknown>>(query: string, params?: QueryParams, opts?: { timeoutMs?: number }): Promise<T[]>;
+  /** The database this store works in. */
+  readonly database: string;
+  close(): Promise<void>;
+}
+
+export type StoreConfig =
+  | { mode: 'embedded'; dataDir: string; database: string }
+  | { mode: 'server'; url: string; database: string; username?: string; password?: string };
