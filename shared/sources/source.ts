@@ -1,7 +1,9 @@
 /**
  * Where raw blocks come from: a directory of block files, public liteservers, or the local devnet. A source
- * yields one group per masterchain block, in masterchain order: the shard blocks that masterchain block commits
- * (every one, walking prev links through splits and merges, oldest first) and then the masterchain block itself.
+ * yields groups in order. For liteservers and the devnet a group is one masterchain block: the shard blocks it
+ * commits (every one, walking prev links through splits and merges, oldest first) and then the masterchain block.
+ * A file directory may hold shard blocks whose committing masterchain block is absent; those come in groups of
+ * their own with `mcSeqno: null`.
  */
 
 export interface BlockId {
@@ -17,18 +19,23 @@ export interface RawBlock {
   fileHash: Uint8Array;
   /** The block BOC as the source delivered it. */
   data: Uint8Array;
-  /** Seqno of the masterchain block that commits this block (its own seqno for a masterchain block). */
-  mcSeqno: number;
+  /** Seqno of the masterchain block that commits this block (its own for a masterchain block), null if unknown. */
+  mcSeqno: number | null;
 }
 
-export interface McGroup {
-  mcSeqno: number;
-  /** Shard blocks first, in commit order, then the masterchain block. */
+export interface BlockGroup {
+  mcSeqno: number | null;
+  /** Shard blocks first, in commit order, then the masterchain block (when there is one). */
   blocks: RawBlock[];
+  /**
+   * Opaque resume point: passing it back to `groups()` continues right after this group. The follower stores it
+   * only once the group's blocks are published.
+   */
+  checkpoint: string;
 }
 
 export interface BlockSource {
-  /** Groups from masterchain seqno `fromMcSeqno` (inclusive) on, until the signal aborts or the source ends. */
-  groups(fromMcSeqno: number | null, signal: AbortSignal): AsyncIterable<McGroup>;
+  /** Groups after `checkpoint` (from the configured start when null), until the signal aborts or the source ends. */
+  groups(checkpoint: string | null, signal: AbortSignal): AsyncIterable<BlockGroup>;
   close(): Promise<void>;
 }
