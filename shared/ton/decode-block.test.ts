@@ -765,6 +765,17 @@ describeFixtures('decodeBlock vs tongo golden files (*.tongo-expected.json)', ()
     });
   }
 
+  for (const name of TONGO) {
+    it(`${name}: InMsgDescr / OutMsgDescr totals equal ValueFlow Imported / Exported (validator invariant)`, () => {
+      const exp = (JSON.parse(readFixture(`blocks/${name}.tongo-expected.json`).toString('utf8')) as TongoExpected).ValueFlow;
+      const p = parsed(`${name}.boc`);
+      const imported = walkInMsgDescr(new Slice(p.boc, p.block.extra.inMsgDescr), () => {});
+      const exported = walkOutMsgDescr(new Slice(p.boc, p.block.extra.outMsgDescr), () => {});
+      expect(ccJson(imported.valueImported)).toEqual(exp.Imported);
+      expect(ccJson(exported)).toEqual(exp.Exported);
+    });
+  }
+
   it('17734191 carries extra currencies 239 and 4294967279 in its value flow (non-empty Other is exercised)', () => {
     const vf = parsed('mainnet_-1_8000000000000000_17734191.boc').block.valueFlow;
     expect(vf.fromPrevBlk.other.map(([k]) => k)).toEqual([239, 4294967279]);
@@ -772,6 +783,57 @@ describeFixtures('decodeBlock vs tongo golden files (*.tongo-expected.json)', ()
 });
 
 // ---------------------------------------------------------------------------------------------------------------
+
+/** A HashmapE key as walked (one byte per bit) → bytes. */
+function keyBytes(bits: Uint8Array): string {
+  const out = new Uint8Array(bits.length >> 3);
+  for (let i = 0; i < bits.length; i++) if (bits[i]) out[i >> 3]! |= 0x80 >> (i & 7);
+  return hex(out);
+}
+
+describeFixtures('InMsgDescr / OutMsgDescr entries (keys are message hashes written by the collator)', () => {
+  for (const file of ALL_BLOCKS) {
+    it(`${file}: each entry's message hashes to its key; importing/exporting transactions are this block's`, () => {
+      const p = parsed(file);
+      const txByHash = new Map(p.transactions.map((t) => [hex(p.boc.hash(t.cell)), t]));
+      const bad: string[] = [];
+      let inN = 0;
+      let outN = 0;
+      const inKeys = new Set<string>();
+      const outKeys = new Set<string>();
+      walkInMsgDescr(new Slice(p.boc, p.block.extra.inMsgDescr), (m, _fees, key) => {
+        inN++;
+        const k = keyBytes(key);
+        inKeys.add(k);
+        if (hex(p.boc.hash(m.msg)) !== k) bad.push(`in ${m.type} ${k}: message hash ${hex(p.boc.hash(m.msg))}`);
+        if (m.transaction !== null) {
+          const tx = txByHash.get(hex(p.boc.hash(m.transaction)));
+          if (!tx) bad.push(`in ${m.type} ${k}: transaction not in this block`);
+          else if (!tx.inMsg || hex(p.boc.hash(tx.inMsg.cell)) !== k) bad.push(`in ${m.type} ${k}: transaction's in_msg differs`);
+        }
+      });
+      walkOutMsgDescr(new Slice(p.boc, p.block.extra.outMsgDescr), (m, _value, key) => {
+        outN++;
+        const k = keyBytes(key);
+        outKeys.add(k);
+        if (m.msg !== null && hex(p.boc.hash(m.msg)) !== k) bad.push(`out ${m.type} ${k}: message hash ${hex(p.boc.hash(m.msg))}`);
+        if (m.transaction !== null) {
+          const tx = txByHash.get(hex(p.boc.hash(m.transaction)));
+          if (!tx) bad.push(`out ${m.type} ${k}: transaction not in this block`);
+          else if (!tx.outMsgs.some((o) => hex(p.boc.hash(o.cell)) === k)) bad.push(`out ${m.type} ${k}: not among the transaction's out_msgs`);
+        }
+      });
+      expect(bad.slice(0, 10)).toEqual([]);
+      // Every transaction's in-message is imported through InMsgDescr, every message it creates exported through
+      // OutMsgDescr (block.tlb: msg_import_* / msg_export_* name the transaction).
+      const missingIn = p.transactions.filter((t) => t.inMsg !== null && !inKeys.has(hex(p.boc.hash(t.inMsg.cell))));
+      const missingOut = p.transactions.flatMap((t) => t.outMsgs).filter((m) => !outKeys.has(hex(p.boc.hash(m.cell))));
+      expect({ missingIn: missingIn.length, missingOut: missingOut.length }).toEqual({ missingIn: 0, missingOut: 0 });
+      expect(inKeys.size).toBe(inN);
+      expect(outKeys.size).toBe(outN);
+    });
+  }
+});
 
 describeFixtures('decodeBlock: 71398501 vs tonutils-go (.meta.json)', () => {
   const file = 'mainnet_0_8000000000000000_71398501.boc';

@@ -6,17 +6,19 @@ import type { Boc } from './reader.js';
  * Serializes the tree under `root` as a one-root bag of cells without index, the form TON Center stores for
  * message bodies and init states (CRC32C on: indexing-semantics §2.1) and for account code/data (CRC off).
  *
- * Cell order follows @ton/core's `topologicalSort` (root first, children in reference order, a shared cell after
- * all of its parents), and equal cells are written once, so the bytes, and therefore the base64 on the wire,
- * equal what TON Center returns.
+ * TON Center writes BOCs with the node's own serializer (crypto/vm/boc.cpp, `BagOfCells::import_cells` then
+ * `reorder_cells`), whose cell order differs from @ton/core's for any tree more than one level deep. The real
+ * bodies in TON Center responses follow the node's order, so that order is reproduced here exactly: cells are
+ * imported depth-first and deduplicated by hash, weighted, then laid out by `revisit`, and written in reverse.
  */
 export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean }): Uint8Array {
-  const order = refCount(boc, root) === 0 ? [root] : topoOrder(boc, root);
+  const bag = new Bag(boc);
+  const rootIdx = bag.importCell(root);
+  const order = bag.reorder(rootIdx);
   const n = order.length;
-  const pos = n > SMALL ? new Map(order.map((c, i) => [c, i])) : null;
-  const sizeBytes = n < 256 ? 1 : Math.max(1, Math.ceil(bitLength(n) / 8));
+  const sizeBytes = Math.max(1, Math.ceil(bitLength(n) / 8));
   let total = 0;
-  for (let i = 0; i < n; i++) total += 2 + dataLen(boc, order[i]!) + refCount(boc, order[i]!) * sizeBytes;
+  for (const c of order) total += 2 + dataLen(boc, c.node) + c.refs.length * sizeBytes;
   const offBytes = Math.max(1, Math.ceil(bitLength(total) / 8));
   const headerLen = 4 + 1 + 1 + 3 * sizeBytes + offBytes + sizeBytes;
   const out = new Uint8Array(headerLen + total + (opts.crc32 ? 4 : 0));
@@ -31,27 +33,27 @@ export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean })
   p = putUint(out, p, 1, sizeBytes);
   p = putUint(out, p, 0, sizeBytes);
   p = putUint(out, p, total, offBytes);
-  p = putUint(out, p, 0, sizeBytes);
-  for (let i = 0; i < n; i++) {
-    const c = order[i]!;
+  // The node writes cells in reverse allocation order, so the root (allocated last) comes first.
+  p = putUint(out, p, n - 1 - bag.cells[rootIdx]!.newIdx, sizeBytes);
+  for (let k = n - 1; k >= 0; k--) {
+    const info = order[k]!;
+    const c = info.node;
     if (typeof c === 'number') {
       const d2 = boc.d2[c]!;
       out[p++] = boc.d1[c]! & ~0x10;
       out[p++] = d2;
       const off = boc.dataOff[c]!;
       const len = (d2 >> 1) + (d2 & 1);
-      for (let k = 0; k < len; k++) out[p + k] = boc.bytes[off + k]!;
+      for (let i = 0; i < len; i++) out[p + i] = boc.bytes[off + i]!;
       p += len;
-      const refs = c * 4;
-      for (let r = 0; r < (boc.d1[c]! & 7); r++) p = putUint(out, p, indexOf(boc, order, pos, boc.refs[refs + r]!), sizeBytes);
     } else {
       out[p++] = c.d1;
       out[p++] = c.d2;
       const data = c.paddedData();
       out.set(data, p);
       p += data.length;
-      for (const r of c.refs) p = putUint(out, p, indexOf(boc, order, pos, r), sizeBytes);
     }
+    for (const r of info.newRefs) p = putUint(out, p, n - 1 - r, sizeBytes);
   }
   if (opts.crc32) {
     const crc = crc32c(out, 0, p);
@@ -61,6 +63,120 @@ export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean })
     out[p++] = (crc >>> 24) & 0xff;
   }
   return out;
+}
+
+/** boc.cpp `max_cell_whs`: the weight budget that decides which subtrees are laid out together. */
+const MAX_CELL_WHS = 64;
+
+interface CellInfo {
+  node: CellNode;
+  /** Import indices of the children. */
+  refs: number[];
+  /** Allocation indices of the children, filled by `revisit`. */
+  newRefs: number[];
+  wt: number;
+  /** -1 new, -2 previsited, -3 visited, ≥ 0 allocated. */
+  newIdx: number;
+}
+
+/** The node's BagOfCells, reduced to what ordering one root needs. */
+class Bag {
+  readonly cells: CellInfo[] = [];
+  private readonly byHash = new Map<string, number>();
+  private readonly byIndex = new Map<number, number>();
+  private allocated: CellInfo[] = [];
+
+  constructor(private readonly boc: Boc) {}
+
+  /** `import_cell`: children first, each distinct cell (by hash) once; returns its import index. */
+  importCell(node: CellNode): number {
+    if (typeof node === 'number') {
+      const seen = this.byIndex.get(node);
+      if (seen !== undefined) return seen;
+    }
+    const h = cellHash(this.boc, node);
+    const key = Buffer.from(h.buffer, h.byteOffset, 32).toString('latin1');
+    const known = this.byHash.get(key);
+    if (known !== undefined) return known;
+    const refs: number[] = [];
+    let sumChildWt = 1;
+    const n = refCount(this.boc, node);
+    for (let j = 0; j < n; j++) {
+      const idx = this.importCell(refAt(this.boc, node, j));
+      refs.push(idx);
+      sumChildWt += this.cells[idx]!.wt;
+    }
+    const idx = this.cells.length;
+    this.cells.push({ node, refs, newRefs: new Array<number>(n), wt: Math.min(0xff, sumChildWt), newIdx: -1 });
+    this.byHash.set(key, idx);
+    if (typeof node === 'number') this.byIndex.set(node, idx);
+    return idx;
+  }
+
+  /** `reorder_cells`: returns the cells in allocation order. */
+  reorder(root: number): CellInfo[] {
+    const cells = this.cells;
+    for (let i = cells.length - 1; i >= 0; i--) {
+      const d = cells[i]!;
+      const s = d.refs.length;
+      let c = s;
+      let sum = MAX_CELL_WHS - 1;
+      let mask = 0;
+      for (let j = 0; j < s; j++) {
+        const dj = cells[d.refs[j]!]!;
+        const limit = Math.floor((MAX_CELL_WHS - 1 + j) / s);
+        if (dj.wt <= limit) {
+          sum -= dj.wt;
+          c--;
+          mask |= 1 << j;
+        }
+      }
+      if (c) {
+        for (let j = 0; j < s; j++) {
+          if (mask & (1 << j)) continue;
+          const dj = cells[d.refs[j]!]!;
+          const limit = Math.floor(sum++ / c);
+          if (dj.wt > limit) dj.wt = limit;
+        }
+      }
+    }
+    for (const d of cells) {
+      let sum = 1;
+      for (const r of d.refs) sum += cells[r]!.wt;
+      d.wt = sum <= d.wt ? sum : 0;
+    }
+    this.allocated = [];
+    this.revisit(root, 0);
+    this.revisit(root, 1);
+    this.revisit(root, 2);
+    return this.allocated;
+  }
+
+  /** `BagOfCells::revisit`: force 0 previsits, 1 visits (children before parent), 2 allocates. */
+  private revisit(idx: number, force: number): number {
+    const d = this.cells[idx]!;
+    if (d.newIdx >= 0) return d.newIdx;
+    const n = d.refs.length;
+    if (force === 0) {
+      if (d.newIdx !== -1) return d.newIdx;
+      for (let j = n - 1; j >= 0; j--) {
+        const child = d.refs[j]!;
+        this.revisit(child, this.cells[child]!.wt === 0 ? 1 : 0);
+      }
+      return (d.newIdx = -2);
+    }
+    if (force > 1) {
+      d.newIdx = this.allocated.length;
+      this.allocated.push(d);
+      return d.newIdx;
+    }
+    if (d.newIdx === -3) return -3;
+    // A cell of weight 0 is "special" in boc.cpp: it is previsited before its children are visited.
+    if (d.wt === 0) this.revisit(idx, 0);
+    for (let j = n - 1; j >= 0; j--) this.revisit(d.refs[j]!, 1);
+    for (let j = n - 1; j >= 0; j--) d.newRefs[j] = this.revisit(d.refs[j]!, 2);
+    return (d.newIdx = -3);
+  }
 }
 
 function putUint(out: Uint8Array, p: number, v: number, bytes: number): number {
@@ -84,64 +200,4 @@ function dataLen(boc: Boc, c: CellNode): number {
 
 function bitLength(v: number): number {
   return v === 0 ? 0 : Math.floor(Math.log2(v)) + 1;
-}
-
-function sameHash(a: Uint8Array, b: Uint8Array): boolean {
-  for (let k = 0; k < 32; k++) if (a[k] !== b[k]) return false;
-  return true;
-}
-
-/** Position in `order` of the cell equal to `c` (same node, or same hash). Bodies are a handful of cells. */
-function indexOf(boc: Boc, order: CellNode[], pos: Map<CellNode, number> | null, c: CellNode): number {
-  const direct = pos ? (pos.get(c) ?? -1) : order.indexOf(c);
-  if (direct >= 0) return direct;
-  const h = cellHash(boc, c);
-  for (let i = 0; i < order.length; i++) if (sameHash(cellHash(boc, order[i]!), h)) return i;
-  throw new Error('serializeBoc: reference outside the ordered cells');
-}
-
-/** Above this many cells, lookups go through maps instead of linear scans. */
-const SMALL = 32;
-
-function hashKey(h: Uint8Array): string {
-  return Buffer.from(h.buffer, h.byteOffset, 32).toString('latin1');
-}
-
-/**
- * Reverse post-order of a DFS that visits references last-to-first: @ton/core's topological order. A cell whose
- * hash equals one already met is the same cell and is not visited again.
- */
-function topoOrder(boc: Boc, root: CellNode): CellNode[] {
-  const post: CellNode[] = [];
-  const seenHashes: Uint8Array[] = [cellHash(boc, root)];
-  let bigSeen: Set<string> | null = null;
-  const stack: Array<{ node: CellNode; next: number }> = [{ node: root, next: refCount(boc, root) - 1 }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (top.next >= 0) {
-      const child = refAt(boc, top.node, top.next--);
-      const h = cellHash(boc, child);
-      if (bigSeen) {
-        const key = hashKey(h);
-        if (bigSeen.has(key)) continue;
-        bigSeen.add(key);
-      } else {
-        let dup = false;
-        for (const s of seenHashes) {
-          if (sameHash(s, h)) {
-            dup = true;
-            break;
-          }
-        }
-        if (dup) continue;
-        seenHashes.push(h);
-        if (seenHashes.length > SMALL) bigSeen = new Set(seenHashes.map(hashKey));
-      }
-      stack.push({ node: child, next: refCount(boc, child) - 1 });
-      continue;
-    }
-    post.push(top.node);
-    stack.pop();
-  }
-  return post.reverse();
 }

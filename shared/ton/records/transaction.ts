@@ -29,7 +29,8 @@ export interface V3Transaction {
   lt: string;
   now: number;
   mc_block_seqno: number | null;
-  trace_id: string | null;
+  /** Omitted until the trace stage assigns it (api-v3.md: "omitted when null"). */
+  trace_id?: string;
   prev_trans_hash: string;
   prev_trans_lt: string;
   orig_status: string;
@@ -73,7 +74,6 @@ export function transactionRecord(boc: Boc, tx: Transaction, ctx: TxContext): V3
     lt: tx.lt.toString(),
     now: tx.now,
     mc_block_seqno: ctx.mcBlockSeqno,
-    trace_id: null,
     prev_trans_hash: b64(tx.prevTransHash),
     prev_trans_lt: tx.prevTransLt.toString(),
     orig_status: tx.origStatus,
