@@ -44,3 +44,20 @@ export function errorCode(e: unknown): string {
   if (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string') return (e as { code: string }).code;
   return 'INTERNAL';
 }
+
+/**
+ * The reason a `Shutdown` aborts its signal with: work in progress sees it when the process is stopping. It is
+ * not a failure (exit code 0), and it is non-retryable so that `retry()` and batch loops give up at once.
+ */
+export class ShutdownError extends NonRetryableError {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super('SHUTDOWN', `shutting down: ${reason}`, options);
+  }
+}
+
+/** A shutdown closer that did not finish within its share of the grace period (a hung client is transient). */
+export class ShutdownTimeoutError extends RetryableError {
+  constructor(closer: string, ms: number) {
+    super('SHUTDOWN_TIMEOUT', `closer "${closer}" did not finish within ${ms} ms`);
+  }
+}
