@@ -1,0 +1,440 @@
+import {
+  CompressionTypes,
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Consumer as KafkaJsConsumer,
+  type EachBatchPayload,
+  type IHeaders,
+  type KafkaMessage,
+  type LogEntry,
+  type Producer as KafkaJsProducer,
+} from 'kafkajs';
+import { isRetryable } from '../runtime/errors.js';
+import {
+  HEADER_SCHEMA_VERSION,
+  type BatchContext,
+  type BatchHandler,
+  type Bus,
+  type Consumer,
+  type ConsumerOptions,
+  type IncomingMessage,
+  type OutgoingMessage,
+  type Producer,
+  type TopicSpec,
+} from './bus.js';
+import { BusClosedError, retryDelayMs, sleep, translateKafkaError, type RetryPolicy } from './errors.js';
+
+/**
+ * The Kafka adapter of the bus, and the only module that imports kafkajs (house style rule 4): swapping the client
+ * (kafkajs has had no release since 2023; kafkajs#1603) touches this file and `errors.ts` only.
+ *
+ * Delivery follows the interface in `bus.ts` and house style rule 6: `eachBatch` with `eachBatchAutoResolve:
+ * false`, an offset resolved and committed only after the handler resolved for it, so a crash or a rebalance
+ * replays the batch. kafkajs errors are translated once, in `errors.ts`.
+ */
+
+/** The pino-compatible subset the adapter logs through (`(fields, msg)`, as `logger.child({module})` gives). */
+export interface KafkaBusLogger {
+  debug(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** Consumer group tuning. Defaults suit production; tests shorten them (a broker's minimum session is 6 s). */
+export interface KafkaConsumerTuning {
+  /** Without a heartbeat for this long, a member is evicted and its partitions reassigned; default 30 s. */
+  sessionTimeoutMs?: number;
+  /** Heartbeat period, about a third of the session timeout; default 3 s. */
+  heartbeatIntervalMs?: number;
+  /** How long a rebalance waits for members to rejoin; default 60 s. */
+  rebalanceTimeoutMs?: number;
+  /** Longest fetch long-poll; it also bounds how long `stop()` waits for an idle fetch. Default 1 s. */
+  maxWaitTimeMs?: number;
+  /**
+   * Bytes fetched per partition per request; default 16 MiB. A single larger message still arrives whole (the broker
+   * returns at least one record batch, KIP-74), this only bounds how much is fetched behind it.
+   */
+  maxBytesPerPartition?: number;
+  /** Bytes per fetch response over all partitions; default 64 MiB. */
+  maxBytes?: number;
+}
+
+/** Options of {@link createKafkaBus}. */
+export interface KafkaBusOptions {
+  /** Bootstrap brokers, `host:port`. */
+  brokers: string[];
+  /** Names this process in broker logs and quotas (e.g. the service name). */
+  clientId: string;
+  logger?: KafkaBusLogger;
+  /**
+   * kafkajs's per-request retry (each connect, fetch, commit, produce): how long a broker outage is ridden out before
+   * an operation fails and the consumer restarts. Defaults: kafkajs's (300 ms initial, 5 retries, 30 s max).
+   */
+  clientRetry?: { initialRetryTime?: number; maxRetryTime?: number; retries?: number };
+  /** TCP connect timeout; default 3 s (kafkajs's 1 s is short for a broker under load). */
+  connectionTimeoutMs?: number;
+  /** Request timeout; default 60 s: producing a large block with acks=all can take a while. */
+  requestTimeoutMs?: number;
+  /**
+   * Idempotent producer (default true): the broker drops a batch that a retry resent, so a retried send does not
+   * duplicate messages. A send retries within `clientRetry` (kafkajs default: 5 retries, ~10-20 s), then rejects
+   * with a retryable `UpstreamUnavailableError` for the caller to retry.
+   */
+  idempotent?: boolean;
+  /** A send whose largest value has at least this many bytes is GZIP-compressed; default 16 KiB. */
+  compressionThresholdBytes?: number;
+  /** `max.message.bytes` of topics whose spec has none; default 64 MiB (a large raw block must fit). */
+  maxMessageBytesDefault?: number;
+  /** Replication factor of created topics; default -1, the broker's `default.replication.factor`. */
+  replicationFactor?: number;
+  consumer?: KafkaConsumerTuning;
+  /** Backoff of batches whose handler threw a retryable error, and of consumer restarts after a retryable crash. */
+  retry?: RetryPolicy;
+}
+
+const MiB = 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 64 * MiB;
+const DEFAULT_COMPRESSION_THRESHOLD = 16 * 1024;
+const DEFAULT_MAX_BATCH_MESSAGES = 500;
+
+/**
+ * Creates a {@link Bus} on a Kafka cluster. Nothing connects until used: `ensureTopics` opens a short-lived admin
+ * client, `producer()` connects one shared idempotent producer, and each consumer connects when it runs.
+ */
+export function createKafkaBus(opts: KafkaBusOptions): Bus {
+  const log = opts.logger;
+  const kafka = new Kafka({
+    brokers: opts.brokers,
+    clientId: opts.clientId,
+    connectionTimeout: opts.connectionTimeoutMs ?? 3000,
+    requestTimeout: opts.requestTimeoutMs ?? 60_000,
+    ...(opts.clientRetry ? { retry: opts.clientRetry } : {}),
+    // Without a logger, kafkajs's own console logger reports errors only.
+    ...(log
+      ? { logLevel: logLevel.INFO, logCreator: () => (entry: LogEntry) => forwardLog(log, entry) }
+      : { logLevel: logLevel.ERROR }),
+  });
+  const idempotent = opts.idempotent ?? true;
+  const compressionThreshold = opts.compressionThresholdBytes ?? DEFAULT_COMPRESSION_THRESHOLD;
+  const tuning = opts.consumer ?? {};
+
+  let closed = false;
+  let producerReady: Promise<KafkaJsProducer> | undefined;
+  const consumers = new Set<KafkaConsumer>();
+
+  function connectProducer(): Promise<KafkaJsProducer> {
+    if (!producerReady) {
+      const p = kafka.producer({
+        idempotent,
+        // KIP-98 asked for one request in flight for idempotence; kafkajs also serialises idempotent produce
+        // requests per broker (eosManager broker lock), so more would only queue.
+        maxInFlightRequests: idempotent ? 1 : 5,
+        // The Java client's murmur2 partitioner (kafkajs 2.x's default, named to silence its migration warning):
+        // the memory bus uses the same hash, so a key lands on the same partition number with either adapter.
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      producerReady = p.connect().then(
+        () => p,
+        (e: unknown) => {
+          // A failed connect is retried by the next producer() call rather than remembered.
+          producerReady = undefined;
+          throw translateKafkaError(e, 'connect producer');
+        },
+      );
+    }
+    return producerReady;
+  }
+
+  const producer: Producer = {
+    async send(topic: string, messages: OutgoingMessage[]) {
+      if (closed) throw new BusClosedError(`send to ${topic}`);
+      if (messages.length === 0) return;
+      const p = await connectProducer();
+      // kafkajs compresses a whole request or nothing; one large value makes compressing the request worth it.
+      const compress = messages.some((m) => m.value.length >= compressionThreshold);
+      try {
+        await p.send({
+          topic,
+          acks: -1,
+          compression: compress ? CompressionTypes.GZIP : CompressionTypes.None,
+          messages: messages.map((m) => ({
+            key: m.key,
+            value: m.value,
+            headers: { [HEADER_SCHEMA_VERSION]: '1', ...m.headers },
+          })),
+        });
+      } catch (e) {
+        throw translateKafkaError(e, `send to ${topic}`);
+      }
+    },
+  };
+
+  class KafkaConsumer implements Consumer {
+    private readonly abort = new AbortController();
+    private done: Promise<void> | undefined;
+    /** The running kafkajs consumer's attempt, ended by stop(), a fatal handler error or a crash. */
+    private current: Attempt | undefined;
+    /** Resume timers of partitions paused for a retry; cleared when the attempt ends. */
+    private readonly resumeTimers = new Set<NodeJS.Timeout>();
+    /** Failed deliveries per partition since its last success: the exponent of its backoff. */
+    private readonly attempts = new Map<string, number>();
+
+    constructor(private readonly opts: ConsumerOptions) {}
+
+    run(handler: BatchHandler): Promise<void> {
+      if (this.done) return Promise.reject(new Error(`consumer of group ${this.opts.groupId}: run() called twice`));
+      if (closed) return Promise.reject(new BusClosedError(`consumer of group ${this.opts.groupId}`));
+      this.done = this.abort.signal.aborted ? Promise.resolve() : this.loop(handler);
+      return this.done;
+    }
+
+    async stop(): Promise<void> {
+      this.abort.abort();
+      this.current?.end({ kind: 'stopped' });
+      await this.done?.catch(() => {});
+      consumers.delete(this);
+    }
+
+    /**
+     * Runs kafkajs consumers one after the other until stopped. kafkajs's own restart-on-crash is turned off
+     * (`restartOnFailure` → false) so that exactly one place decides: a crash whose translated error is retryable
+     * (broker gone, retries exhausted, coordinator moving) starts a fresh consumer after a backoff; one that is not
+     * rejects `run`. A restarted member rejoins the group and resumes from the committed offsets.
+     */
+    private async loop(handler: BatchHandler): Promise<void> {
+      consumers.add(this);
+      const { groupId } = this.opts;
+      try {
+        for (let restarts = 0; !this.abort.signal.aborted; restarts++) {
+          const outcome = await this.attempt(handler);
+          if (outcome.kind === 'stopped') return;
+          if (outcome.kind === 'fatal') throw outcome.error;
+          const err = translateKafkaError(outcome.error, `consumer of group ${groupId}`);
+          if (!err.retryable) throw err;
+          const delay = retryDelayMs(opts.retry, restarts);
+          log?.warn({ groupId, err, delayMs: delay, restarts }, 'kafka consumer crashed; restarting');
+          await sleep(delay, this.abort.signal);
+        }
+      } finally {
+        consumers.delete(this);
+      }
+    }
+
+    private async attempt(handler: BatchHandler): Promise<Outcome> {
+      const { groupId, topics, fromBeginning = true } = this.opts;
+      const current = newAttempt();
+      this.current = current;
+      const kc = kafka.consumer({
+        groupId,
+        sessionTimeout: tuning.sessionTimeoutMs ?? 30_000,
+        heartbeatInterval: tuning.heartbeatIntervalMs ?? 3000,
+        rebalanceTimeout: tuning.rebalanceTimeoutMs ?? 60_000,
+        maxWaitTimeInMs: tuning.maxWaitTimeMs ?? 1000,
+        maxBytesPerPartition: tuning.maxBytesPerPartition ?? 16 * MiB,
+        maxBytes: tuning.maxBytes ?? 64 * MiB,
+        retry: { ...opts.clientRetry, restartOnFailure: async () => false },
+      });
+      // kafkajs emits CRASH after it disconnected the consumer; with restarts off, the attempt is over.
+      kc.on(kc.events.CRASH, (ev) => current.end({ kind: 'crash', error: ev.payload.error }));
+      try {
+        await kc.connect();
+        await kc.subscribe({ topics, fromBeginning });
+        await kc.run({
+          eachBatchAutoResolve: false,
+          // Commit the resolved offsets as soon as one is resolved (commitOffsetsIfNecessary below); the interval
+          // is off so that nothing is committed on a timer.
+          autoCommit: true,
+          autoCommitInterval: null,
+          autoCommitThreshold: 1,
+          partitionsConsumedConcurrently: 1,
+          eachBatch: (payload) => this.eachBatch(payload, handler, current),
+        });
+      } catch (e) {
+        current.end({ kind: 'crash', error: e });
+      }
+      // stop() may have come while connecting.
+      if (this.abort.signal.aborted) current.end({ kind: 'stopped' });
+      const result = await current.outcome;
+      this.current = undefined;
+      // Graceful: waits for the batch in the handler (which commits if it resolves), then leaves the group, so the
+      // partitions move to other members at once instead of after a session timeout.
+      await kc.disconnect().catch((e: unknown) => log?.warn({ groupId, err: e }, 'kafka consumer disconnect failed'));
+      for (const t of this.resumeTimers) clearTimeout(t);
+      this.resumeTimers.clear();
+      this.attempts.clear();
+      return result;
+    }
+
+    private async eachBatch(payload: EachBatchPayload, handler: BatchHandler, current: Attempt): Promise<void> {
+      const { batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, pause, isRunning, isStale } = payload;
+      const { topic, partition } = batch;
+      const signal = this.abort.signal;
+      const key = `${topic}|${partition}`;
+      const max = this.opts.maxBatchMessages ?? DEFAULT_MAX_BATCH_MESSAGES;
+      const all = batch.messages.map((m) => toIncoming(topic, partition, m));
+
+      // A failed heartbeat (a rebalance began, the coordinator moved) goes back to kafkajs as it was, so that kafkajs
+      // rejoins the group; the handler sees our translated (retryable) error.
+      let heartbeatError: unknown;
+      const ctx: BatchContext = {
+        signal,
+        heartbeat: async () => {
+          try {
+            await heartbeat();
+          } catch (e) {
+            heartbeatError = e;
+            throw translateKafkaError(e, 'heartbeat');
+          }
+        },
+      };
+
+      for (let i = 0; i < all.length; i += max) {
+        // Nothing new once stopping, stale (a seek) or failed: what is left stays unresolved and is fetched again.
+        if (signal.aborted || current.ended || !isRunning() || isStale()) return;
+        const messages = all.slice(i, i + max);
+        try {
+          await handler({ topic, partition, messages }, ctx);
+        } catch (e) {
+          if (heartbeatError !== undefined) throw heartbeatError;
+          // Stopping: the handler gave up as the signal asked; the batch is redelivered to the next member.
+          if (signal.aborted) return;
+          if (isRetryable(e)) {
+            // Pause the partition and let kafkajs fetch it again after the backoff: it resumes from the last resolved
+            // offset, so the same messages come back; other partitions go on meanwhile, and the group membership
+            // stays alive because kafkajs keeps heartbeating between fetches.
+            const attempt = this.attempts.get(key) ?? 0;
+            this.attempts.set(key, attempt + 1);
+            const delay = retryDelayMs(opts.retry, attempt);
+            const fields = { groupId: this.opts.groupId, topic, partition, offset: messages[0]!.offset, delayMs: delay };
+            log?.warn({ ...fields, err: e }, 'batch failed; retrying');
+            const resume = pause();
+            const timer = setTimeout(() => {
+              this.resumeTimers.delete(timer);
+              resume();
+            }, delay);
+            this.resumeTimers.add(timer);
+            return;
+          }
+          // Not retryable: stop consuming (this partition at once) and let run() reject; nothing of it is committed.
+          pause();
+          current.end({ kind: 'fatal', error: e });
+          return;
+        }
+        this.attempts.delete(key);
+        resolveOffset(messages[messages.length - 1]!.offset);
+        await commitOffsetsIfNecessary();
+      }
+    }
+  }
+
+  return {
+    async ensureTopics(specs: TopicSpec[]) {
+      if (closed) throw new BusClosedError('ensureTopics');
+      if (specs.length === 0) return;
+      const admin = kafka.admin();
+      try {
+        await admin.connect();
+        const existing = new Set(await admin.listTopics());
+        const missing = specs.filter((s) => !existing.has(s.name));
+        if (missing.length === 0) return;
+        // Resolves false (no error) for topics that a concurrent ensureTopics created in between.
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((s) => ({
+            topic: s.name,
+            numPartitions: s.partitions,
+            replicationFactor: opts.replicationFactor ?? -1,
+            configEntries: [
+              {
+                name: 'max.message.bytes',
+                value: String(s.maxMessageBytes ?? opts.maxMessageBytesDefault ?? DEFAULT_MAX_MESSAGE_BYTES),
+              },
+              ...(s.retentionMs !== undefined ? [{ name: 'retention.ms', value: String(s.retentionMs) }] : []),
+            ],
+          })),
+        });
+      } catch (e) {
+        throw translateKafkaError(e, `ensureTopics ${specs.map((s) => s.name).join(', ')}`);
+      } finally {
+        await admin.disconnect().catch(() => {});
+      }
+    },
+
+    async producer() {
+      if (closed) throw new BusClosedError('producer');
+      await connectProducer();
+      return producer;
+    },
+
+    consumer(copts: ConsumerOptions) {
+      if (copts.topics.length === 0) throw new RangeError(`consumer of group ${copts.groupId}: no topics`);
+      return new KafkaConsumer(copts);
+    },
+
+    async close() {
+      closed = true;
+      await Promise.all([...consumers].map((c) => c.stop()));
+      const p = producerReady;
+      producerReady = undefined;
+      if (p) await p.then((kp) => kp.disconnect()).catch(() => {});
+    },
+  };
+}
+
+type Outcome = { kind: 'stopped' } | { kind: 'fatal'; error: unknown } | { kind: 'crash'; error: unknown };
+
+/** One kafkajs consumer's life: the first `end` wins (a crash after a stop is still a stop). */
+interface Attempt {
+  readonly outcome: Promise<Outcome>;
+  readonly ended: boolean;
+  end(o: Outcome): void;
+}
+
+function newAttempt(): Attempt {
+  let resolve!: (o: Outcome) => void;
+  const outcome = new Promise<Outcome>((r) => (resolve = r));
+  const a = {
+    outcome,
+    ended: false,
+    end(o: Outcome) {
+      if (a.ended) return;
+      a.ended = true;
+      resolve(o);
+    },
+  };
+  return a;
+}
+
+function toIncoming(topic: string, partition: number, m: KafkaMessage): IncomingMessage {
+  return {
+    topic,
+    partition,
+    offset: m.offset,
+    key: m.key === null ? null : m.key.toString('utf8'),
+    // A tombstone (null value) is not something tonflow produces; an empty buffer keeps the type simple.
+    value: m.value ?? Buffer.alloc(0),
+    headers: fromKafkaHeaders(m.headers),
+  };
+}
+
+/** kafkajs hands headers as Buffers, or arrays when a name repeats; ours are strings and the first value wins. */
+function fromKafkaHeaders(h: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h) return out;
+  for (const [name, v] of Object.entries(h)) {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (first !== undefined) out[name] = first.toString();
+  }
+  return out;
+}
+
+function forwardLog(log: KafkaBusLogger, { namespace, level, log: entry }: LogEntry): void {
+  const { message, timestamp: _timestamp, logger: _logger, ...fields } = entry;
+  const obj = { module: 'kafkajs', namespace, ...fields };
+  if (level === logLevel.ERROR) log.error(obj, message);
+  else if (level === logLevel.WARN) log.warn(obj, message);
+  else if (level === logLevel.INFO) log.debug(obj, message); // kafkajs's INFO is chatty (every join, every stop)
+  else log.debug(obj, message);
+}
