@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BaseError } from '../shared/runtime/errors.js';
 import { DecodeError } from '../shared/ton/errors.js';
 
 /** Repository root: this file is `dist/services/tonflow.js` once built. */
@@ -12,6 +13,10 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const USAGE = `usage: tonflow <command> [options]
 
 commands:
+  start [--source files:DIR|mainnet|testnet] [--data DIR] [--port N] [--mode embedded|distributed] ...
+                                follower and decode stage in one process (embedded default: in-process bus, chdb)
+  follower, indexer             one stage each, for --mode distributed (Kafka + ClickHouse server)
+  migrate                       apply pending ClickHouse migrations and exit
   decode-block FILE.boc         decode a block BOC to {"block": <v3 Block>, "transactions": [<v3 Transaction>...]}
   bench decode [--json] [--seconds N] [--dir DIR]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
@@ -29,10 +34,16 @@ async function main(argv: string[]): Promise<number> {
       return benchCommand(rest);
     case 'start':
     case 'follower':
-    case 'indexer':
+    case 'indexer': {
+      const { main: run } = await import('./start/main.js');
+      return run(command, rest, process.env);
+    }
+    case 'migrate': {
+      const { main: run } = await import('./migrate/main.js');
+      return run(rest, process.env);
+    }
     case 'gateway':
-    case 'migrate':
-      throw new UsageError(`"${command}" is not built yet: the pipeline and gateway arrive with their own issues`);
+      throw new UsageError('"gateway" is not built yet: the TON Center API arrives with its own issue');
     case undefined:
     case 'help':
     case '--help':
@@ -54,8 +65,8 @@ async function decodeBlockCommand(args: string[]): Promise<number> {
     throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
   const { decodeBlock } = await import('../shared/ton/decode-block.js');
-  const decoded = decodeBlock(bytes);
-  process.stdout.write(JSON.stringify(decoded) + '\n');
+  const { block, transactions } = decodeBlock(bytes);
+  process.stdout.write(JSON.stringify({ block, transactions }) + '\n');
   return 0;
 }
 
@@ -98,6 +109,10 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (e instanceof DecodeError) {
+      process.stderr.write(`error: ${e.code}: ${e.message}\n`);
+      process.exitCode = 2;
+    } else if (e instanceof BaseError && !e.retryable) {
+      // Configuration and other non-retryable failures: the message is the whole story.
       process.stderr.write(`error: ${e.code}: ${e.message}\n`);
       process.exitCode = 2;
     } else if (e instanceof UsageError) {

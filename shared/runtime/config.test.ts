@@ -36,7 +36,7 @@ describe('loadConfig with the tonflow schema', () => {
       data: './data',
       port: 8080,
       opsPort: 9464,
-      source: { type: 'devnet' },
+      source: { type: 'liteserver', network: 'mainnet' },
       fromSeqno: undefined,
       liteserverConfig: undefined,
       kafkaBrokers: undefined,
@@ -136,7 +136,6 @@ describe('loadConfig with the tonflow schema', () => {
     expect(issuesOf(() => load({ TONFLOW_MODE: 'distributed', TONFLOW_BATCH_MAX_MS: '-5' }))).toEqual([
       'TONFLOW_BATCH_MAX_MS: expected a number 1..600000, got "-5"',
       'TONFLOW_KAFKA_BROKERS: required when TONFLOW_MODE is distributed (stages talk through Kafka); set TONFLOW_KAFKA_BROKERS or --kafka-brokers to host:port[,host:port...]',
-      'TONFLOW_CLICKHOUSE: required when TONFLOW_MODE is distributed (chdb is in-process, so separate processes cannot share it); set TONFLOW_CLICKHOUSE or --clickhouse to the server URL',
     ]);
     expect(issuesOf(() => load({}, ['--port', '9000', '--ops-port', '9000']))).toEqual([
       'TONFLOW_OPS_PORT: must differ from TONFLOW_PORT (both are 9000; the API and the ops server each bind one)',

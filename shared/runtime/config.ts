@@ -407,7 +407,7 @@ export const tonflowConfigSchema = defineConfig(
     source: {
       env: 'TONFLOW_SOURCE',
       flag: 'source',
-      default: 'devnet',
+      default: 'mainnet',
       description: 'Where blocks come from: files:DIR (replay block BOCs), mainnet or testnet (liteservers), devnet (local chain)',
       type: parsed('files:DIR, mainnet, testnet or devnet', parseSource),
     },
@@ -450,7 +450,8 @@ export const tonflowConfigSchema = defineConfig(
     clickhouse: {
       env: 'TONFLOW_CLICKHOUSE',
       flag: 'clickhouse',
-      description: 'ClickHouse server URL; unset: ClickHouse in-process (chdb) under TONFLOW_DATA',
+      description:
+        'ClickHouse server URL; unset: ClickHouse in-process (chdb) under TONFLOW_DATA, which only one process can open (distributed deployments set it)',
       type: url().optional(),
     },
     clickhouseDatabase: {
@@ -502,14 +503,6 @@ export const tonflowConfigSchema = defineConfig(
         c.mode === 'distributed' && c.kafkaBrokers === undefined
           ? 'TONFLOW_KAFKA_BROKERS: required when TONFLOW_MODE is distributed (stages talk through Kafka); ' +
             'set TONFLOW_KAFKA_BROKERS or --kafka-brokers to host:port[,host:port...]'
-          : undefined,
-    },
-    {
-      uses: ['mode', 'clickhouse'],
-      check: (c) =>
-        c.mode === 'distributed' && c.clickhouse === undefined
-          ? 'TONFLOW_CLICKHOUSE: required when TONFLOW_MODE is distributed (chdb is in-process, so separate ' +
-            'processes cannot share it); set TONFLOW_CLICKHOUSE or --clickhouse to the server URL'
           : undefined,
     },
     {

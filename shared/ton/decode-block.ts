@@ -3,7 +3,8 @@ import { Boc } from './boc/reader.js';
 import { Slice } from './boc/slice.js';
 import { DecodeError, tlbError } from './errors.js';
 import { type V3Block, blockRecord } from './records/block.js';
-import { type V3Transaction, transactionRecord } from './records/transaction.js';
+import { type V3BlockId, type V3Transaction, transactionRecord } from './records/transaction.js';
+import { shardHex } from './records/format.js';
 import { type AccountBlock, walkShardAccountBlocks } from './tlb/AccountBlock.js';
 import { type Block, loadBlock } from './tlb/Block.js';
 import { shardId } from './tlb/ShardIdent.js';
@@ -55,6 +56,8 @@ export interface DecodeBlockOptions {
 export interface DecodedBlock {
   block: V3Block;
   transactions: V3Transaction[];
+  /** For a masterchain block, the shard blocks its ShardHashes commit (the tips); empty for a shard block. */
+  shards: V3BlockId[];
 }
 
 /** Decodes a raw block BOC to the TON Center v3 Block record and Transaction records, in block order. */
@@ -91,6 +94,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
   return {
     block: blockRecord({ block, rootHash, fileHash, txCount: transactions.length, mcBlockSeqno }),
     transactions,
+    shards: (block.extra.custom?.shardHashes ?? []).map((h) => ({ workchain: h.workchain, shard: shardHex(h.shard), seqno: h.descr.seqno })),
   };
 }
 

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import type { Bus, TopicSpec } from '../../shared/bus/bus.js';
+import { createKafkaBus } from '../../shared/bus/kafka.js';
+import { createMemoryBus } from '../../shared/bus/memory.js';
+import type { TonflowConfig } from '../../shared/runtime/config.js';
+import { NonRetryableError } from '../../shared/runtime/errors.js';
+import type { Logger } from '../../shared/runtime/logger.js';
+import { createFilesSource } from '../../shared/sources/files.js';
+import { createLiteserverSource, loadGlobalConfig } from '../../shared/sources/liteserver.js';
+import type { BlockSource } from '../../shared/sources/source.js';
+import { createStore } from '../../shared/store/client.js';
+import type { Store } from '../../shared/store/store.js';
+
+/**
+ * Building blocks the composition roots share. Each takes the validated configuration as an argument; none reads
+ * the environment.
+ */
+
+export interface Topics {
+  rawBlocks: string;
+  rawBlocksDlq: string;
+}
+
+export function topicNames(config: TonflowConfig): Topics {
+  return { rawBlocks: `${config.topicPrefix}.blocks.raw`, rawBlocksDlq: `${config.topicPrefix}.blocks.raw.dlq` };
+}
+
+const RAW_BLOCK_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Embedded mode runs one decode consumer in the process and saves the follower checkpoint after the store has a
+ * group's last block, which needs that group's blocks in order: one partition. Kafka mode spreads shards over
+ * the configured partitions so decoders scale by group members.
+ */
+export function topicSpecs(config: TonflowConfig): TopicSpec[] {
+  const t = topicNames(config);
+  const partitions = config.mode === 'embedded' ? 1 : config.partitions;
+  return [
+    { name: t.rawBlocks, partitions, maxMessageBytes: RAW_BLOCK_MAX_BYTES },
+    { name: t.rawBlocksDlq, partitions: 1, maxMessageBytes: RAW_BLOCK_MAX_BYTES },
+  ];
+}
+
+export function openBus(config: TonflowConfig, logger: Logger, clientId: string): Bus {
+  if (config.mode === 'embedded') return createMemoryBus({ partitionsDefault: 1 });
+  return createKafkaBus({
+    brokers: [...(config.kafkaBrokers ?? [])],
+    clientId: config.kafkaClientId ?? clientId,
+    logger: logger.child({ module: 'kafka' }),
+  });
+}
+
+export async function openStore(config: TonflowConfig, logger: Logger): Promise<Store> {
+  const storeLogger = logger.child({ module: 'store' });
+  if (config.clickhouse !== undefined) {
+    return createStore(
+      {
+        mode: 'server',
+        url: config.clickhouse,
+        database: config.clickhouseDatabase,
+        ...(config.clickhouseUser !== undefined ? { username: config.clickhouseUser } : {}),
+        ...(config.clickhousePassword !== undefined ? { password: config.clickhousePassword } : {}),
+      },
+      { logger: storeLogger },
+    );
+  }
+  return createStore({ mode: 'embedded', dataDir: path.resolve(config.data), database: config.clickhouseDatabase }, { logger: storeLogger });
+}
+
+/** A stable name for the source, under which the follower keeps its checkpoint. */
+export function sourceName(config: TonflowConfig): string {
+  const s = config.source;
+  return s.type === 'files' ? `files:${path.resolve(s.dir)}` : s.type === 'liteserver' ? s.network : 'devnet';
+}
+
+export async function openSource(config: TonflowConfig, logger: Logger, signal: AbortSignal): Promise<BlockSource> {
+  const s = config.source;
+  const log = logger.child({ module: 'source' });
+  switch (s.type) {
+    case 'files':
+      return createFilesSource({
+        dir: path.resolve(s.dir),
+        onSkip: (file, reason) => log.warn({ file, reason }, 'file is not a block, skipped'),
+        onGap: (missing, committedBy) => log.warn({ missing, committedBy }, 'committed shard block missing from the directory'),
+      });
+    case 'liteserver': {
+      const location = config.liteserverConfig;
+      const globalConfig = location === undefined ? undefined : await loadGlobalConfig(location, { signal });
+      return createLiteserverSource({
+        network: s.network,
+        ...(globalConfig !== undefined ? { globalConfig } : {}),
+        fromSeqno: config.fromSeqno ?? null,
+        logger: log,
+      });
+    }
+    case 'devnet':
+      throw new NonRetryableError('SOURCE_UNAVAILABLE', '--source devnet is not built yet; use --source files:DIR, mainnet or testnet');
+  }
+}

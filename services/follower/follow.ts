@@ -1,0 +1,41 @@
+import type { Producer } from '../../shared/bus/bus.js';
+import { encodeRawBlock } from '../../shared/contracts/raw-block.js';
+import type { BlockSource } from '../../shared/sources/source.js';
+
+/** Where the follower resumes. */
+export interface CheckpointStore {
+  load(): Promise<string | null>;
+  save(checkpoint: string): Promise<void>;
+}
+
+export interface FollowerDeps {
+  source: BlockSource;
+  producer: Producer;
+  topic: string;
+  checkpoints: CheckpointStore;
+  /**
+   * Save the checkpoint here after each published group (Kafka mode: the broker keeps what was acknowledged).
+   * With a bus that keeps nothing across a restart (embedded mode) the decode stage saves it instead, once the
+   * group's last block is stored, so the follower never skips past blocks that were lost with the process.
+   */
+  saveAfterPublish: boolean;
+  signal: AbortSignal;
+  onGroup?: (info: { mcSeqno: number | null; blocks: number; bytes: number }) => void;
+}
+
+/**
+ * The follower loop: each source group is published in order (shard blocks, then their masterchain block), the
+ * last message of a group carrying the group's checkpoint, and the next group starts only once the bus has
+ * acknowledged this one.
+ */
+export async function follow(deps: FollowerDeps): Promise<void> {
+  const start = await deps.checkpoints.load();
+  for await (const group of deps.source.groups(start, deps.signal)) {
+    const last = group.blocks.length - 1;
+    const messages = group.blocks.map((b, i) => encodeRawBlock(b, i === last ? group.checkpoint : null));
+    if (messages.length > 0) await deps.producer.send(deps.topic, messages);
+    if (deps.saveAfterPublish || messages.length === 0) await deps.checkpoints.save(group.checkpoint);
+    deps.onGroup?.({ mcSeqno: group.mcSeqno, blocks: messages.length, bytes: messages.reduce((n, m) => n + m.value.length, 0) });
+    if (deps.signal.aborted) return;
+  }
+}

@@ -1,0 +1,553 @@
+import { NonRetryableError } from '../../shared/runtime/errors.js';
+import type { V3Block } from '../../shared/ton/records/block.js';
+import type { V3Message, V3MessageContent } from '../../shared/ton/records/message.js';
+import { shardHex } from '../../shared/ton/records/format.js';
+import type { V3AccountState, V3BlockId, V3Transaction } from '../../shared/ton/records/transaction.js';
+import type { Block } from '../../shared/ton/tlb/Block.js';
+
+/**
+ * Decoder records (TON Center v3 shapes) -> rows of the store's tables (shared/store/migrations). Pure: no I/O,
+ * no clock, so a replayed block yields byte-identical rows and the ReplacingMergeTree tables stay duplicate-free.
+ *
+ * Encodings (the JSONEachRow input ClickHouse parses): u64 and wider as decimal strings, shard ids as the decimal
+ * of their unsigned value, hashes and addresses exactly as the records carry them. Columns that are projection
+ * keys use sentinels instead of NULL ('' for a missing address, 0 for a missing created_lt/created_at); see
+ * 0003_messages.sql for why.
+ */
+
+/** `blocks` row. */
+export interface BlockRow {
+  workchain: number;
+  shard: string;
+  seqno: number;
+  root_hash: string;
+  file_hash: string;
+  mc_block_seqno: number | null;
+  global_id: number;
+  version: number;
+  after_merge: boolean;
+  before_split: boolean;
+  after_split: boolean;
+  want_merge: boolean;
+  want_split: boolean;
+  key_block: boolean;
+  vert_seqno_incr: boolean;
+  flags: number;
+  gen_utime: number;
+  start_lt: string;
+  end_lt: string;
+  validator_list_hash_short: number;
+  gen_catchain_seqno: number;
+  min_ref_mc_seqno: number;
+  prev_key_block_seqno: number;
+  vert_seqno: number;
+  master_ref_seqno: number | null;
+  rand_seed: string;
+  created_by: string;
+  tx_count: number;
+  prev_blocks: Array<{ workchain: number; shard: string; seqno: number }>;
+}
+
+/** `shard_state` row: a top shard block of a masterchain block. */
+export interface ShardStateRow {
+  mc_seqno: number;
+  workchain: number;
+  shard: string;
+  seqno: number;
+}
+
+/** `transactions` row (see 0002_transactions.sql for the phase columns' NULL rules). */
+export interface TransactionRow {
+  account: string;
+  lt: string;
+  hash: string;
+  now: number;
+  mc_block_seqno: number | null;
+  block_workchain: number;
+  block_shard: string;
+  block_seqno: number;
+  trace_id: string | null;
+  prev_trans_hash: string;
+  prev_trans_lt: string;
+  orig_status: string;
+  end_status: string;
+  total_fees: string;
+  total_fees_extra_currencies: Record<string, string>;
+  account_state_hash_before: string;
+  account_state_hash_after: string;
+  descr_type: string;
+  aborted: boolean | null;
+  destroyed: boolean | null;
+  credit_first: boolean | null;
+  is_tock: boolean | null;
+  installed: boolean | null;
+  storage_fees_collected: string | null;
+  storage_fees_due: string | null;
+  storage_status_change: string | null;
+  credit_due_fees_collected: string | null;
+  credit: string | null;
+  credit_extra_currencies: Record<string, string>;
+  compute_skipped: boolean | null;
+  compute_skip_reason: string | null;
+  compute_success: boolean | null;
+  compute_msg_state_used: boolean | null;
+  compute_account_activated: boolean | null;
+  compute_gas_fees: string | null;
+  compute_gas_used: string | null;
+  compute_gas_limit: string | null;
+  compute_gas_credit: string | null;
+  compute_mode: number | null;
+  compute_exit_code: number | null;
+  compute_exit_arg: number | null;
+  compute_vm_steps: number | null;
+  compute_vm_init_state_hash: string | null;
+  compute_vm_final_state_hash: string | null;
+  action_success: boolean | null;
+  action_valid: boolean | null;
+  action_no_funds: boolean | null;
+  action_status_change: string | null;
+  action_total_fwd_fees: string | null;
+  action_total_action_fees: string | null;
+  action_result_code: number | null;
+  action_result_arg: number | null;
+  action_tot_actions: number | null;
+  action_spec_actions: number | null;
+  action_skipped_actions: number | null;
+  action_msgs_created: number | null;
+  action_list_hash: string | null;
+  action_tot_msg_size_cells: string | null;
+  action_tot_msg_size_bits: string | null;
+  bounce_type: string | null;
+  bounce_msg_size_cells: string | null;
+  bounce_msg_size_bits: string | null;
+  bounce_req_fwd_fees: string | null;
+  bounce_msg_fees: string | null;
+  bounce_fwd_fees: string | null;
+  split_cur_shard_pfx_len: number | null;
+  split_acc_split_depth: number | null;
+  split_this_addr: string | null;
+  split_sibling_addr: string | null;
+}
+
+/** `messages` row: one side (`in` or `out`) of one message of one transaction. */
+export interface MessageRow {
+  tx_account: string;
+  tx_lt: string;
+  tx_hash: string;
+  direction: 'in' | 'out';
+  msg_hash: string;
+  hash_norm: string | null;
+  /** '' for none (external-in source). */
+  source: string;
+  /** '' for none (external-out destination). */
+  destination: string;
+  value: string | null;
+  value_extra_currencies: Record<string, string>;
+  fwd_fee: string | null;
+  ihr_fee: string | null;
+  import_fee: string | null;
+  extra_flags: string | null;
+  /** '0' for an external-in message (which has none). */
+  created_lt: string;
+  /** 0 for an external-in message. */
+  created_at: number;
+  /** The first 32 body bits as a signed int32; null for a shorter body. */
+  opcode: number | null;
+  ihr_disabled: boolean | null;
+  bounce: boolean | null;
+  bounced: boolean | null;
+  body_hash: string;
+  init_state_hash: string | null;
+}
+
+/** `message_contents` row: a body or init state by cell hash. */
+export interface MessageContentRow {
+  hash: string;
+  boc: string;
+  /** JSON of `message_content.decoded`; null when nothing was decoded. */
+  decoded: string | null;
+}
+
+/** `message_hash_norms` row. */
+export interface MessageHashNormRow {
+  hash_norm: string;
+  msg_hash: string;
+}
+
+/** `account_states` row. */
+export interface AccountStateRow {
+  hash: string;
+  account: string;
+  last_trans_lt: string;
+  balance: string;
+  extra_currencies: Record<string, string>;
+  status: string;
+  frozen_hash: string | null;
+  data_hash: string | null;
+  code_hash: string | null;
+  data_boc: string | null;
+  code_boc: string | null;
+}
+
+/** `latest_account_states` row. */
+export interface LatestAccountStateRow {
+  account: string;
+  account_state_hash: string;
+  last_trans_lt: string;
+  last_trans_hash: string;
+  last_trans_now: number;
+  balance: string;
+  extra_currencies: Record<string, string>;
+  status: string;
+  frozen_hash: string | null;
+  data_hash: string | null;
+  code_hash: string | null;
+  data_boc: string | null;
+  code_boc: string | null;
+}
+
+/** Rows of one block, keyed by table name: insert each array into the table of its key. */
+export interface StoreRows {
+  blocks: BlockRow[];
+  shard_state: ShardStateRow[];
+  transactions: TransactionRow[];
+  messages: MessageRow[];
+  message_contents: MessageContentRow[];
+  message_hash_norms: MessageHashNormRow[];
+  account_states: AccountStateRow[];
+  latest_account_states: LatestAccountStateRow[];
+}
+
+/** What {@link toRows} maps: `decodeBlock()`'s output, plus the shard blocks a masterchain block commits. */
+export interface RowsInput {
+  block: V3Block;
+  transactions: readonly V3Transaction[];
+  /**
+   * For a masterchain block: the top shard blocks it commits (McBlockExtra shard_hashes, `decodeBlock().shards`);
+   * they become its `shard_state`. Ignored for shard blocks.
+   */
+  shards?: readonly V3BlockId[];
+}
+
+export interface RowsOptions {
+  /**
+   * Seqno of the masterchain block that committed this block, null when unknown (a file replay of a lone shard
+   * block). A masterchain block is its own: null means its seqno, any other value is a caller bug and throws.
+   */
+  mcSeqno: number | null;
+}
+
+/** Maps one decoded block to the rows of every table it touches. Deterministic: same input, same rows. */
+export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
+  const { block } = input;
+  if (opts.mcSeqno !== null && (!Number.isInteger(opts.mcSeqno) || opts.mcSeqno < 0 || opts.mcSeqno > 0xffffffff)) {
+    throw new NonRetryableError('ROWS_BAD_MC_SEQNO', `toRows: mcSeqno ${opts.mcSeqno} is not a uint32`);
+  }
+  if (block.workchain === -1 && opts.mcSeqno !== null && opts.mcSeqno !== block.seqno) {
+    throw new NonRetryableError('ROWS_BAD_MC_SEQNO', `toRows: masterchain block ${block.seqno} given mcSeqno ${opts.mcSeqno}`);
+  }
+  const mcSeqno = block.workchain === -1 ? block.seqno : opts.mcSeqno;
+
+  const out: StoreRows = {
+    blocks: [blockRow(block, mcSeqno)],
+    shard_state:
+      block.workchain === -1
+        ? (input.shards ?? []).map((s) => ({ mc_seqno: block.seqno, workchain: s.workchain, shard: shardDecimal(s.shard), seqno: s.seqno }))
+        : [],
+    transactions: [],
+    messages: [],
+    message_contents: [],
+    message_hash_norms: [],
+    account_states: [],
+    latest_account_states: [],
+  };
+
+  const contents = new Map<string, MessageContentRow>();
+  const states = new Map<string, AccountStateRow>();
+  const latest = new Map<string, LatestAccountStateRow>();
+
+  for (const tx of input.transactions) {
+    out.transactions.push(transactionRow(tx, mcSeqno));
+    if (tx.in_msg) pushMessage(out, contents, tx, 'in', tx.in_msg);
+    for (const m of tx.out_msgs) pushMessage(out, contents, tx, 'out', m);
+
+    addState(states, tx.account, tx.prev_trans_lt, tx.account_state_before);
+    addState(states, tx.account, tx.lt, tx.account_state_after);
+
+    // The newest transaction of the account in this block decides its latest state; a state the decoder could
+    // not recover (hash only) is skipped rather than written as an unknown balance over a known one.
+    const after = tx.account_state_after;
+    const prev = latest.get(tx.account);
+    if (!prev || BigInt(prev.last_trans_lt) < BigInt(tx.lt)) {
+      if (after.balance === null || after.account_status === null) {
+        latest.delete(tx.account);
+      } else {
+        latest.set(tx.account, {
+          account: tx.account,
+          account_state_hash: after.hash,
+          last_trans_lt: tx.lt,
+          last_trans_hash: tx.hash,
+          last_trans_now: tx.now,
+          balance: after.balance,
+          extra_currencies: after.extra_currencies ?? {},
+          status: after.account_status,
+          frozen_hash: after.frozen_hash,
+          data_hash: after.data_hash,
+          code_hash: after.code_hash,
+          data_boc: null,
+          code_boc: null,
+        });
+      }
+    }
+  }
+  out.message_contents = [...contents.values()];
+  out.account_states = [...states.values()];
+  out.latest_account_states = [...latest.values()];
+  return out;
+}
+
+/** Upper-case hex shard id (as records carry it) -> decimal of the unsigned 64-bit value (the UInt64 column). */
+export function shardDecimal(hex: string): string {
+  if (!/^[0-9A-Fa-f]{1,16}$/.test(hex)) {
+    throw new NonRetryableError('ROWS_BAD_SHARD', `toRows: shard ${JSON.stringify(hex)} is not a 64-bit hex id`);
+  }
+  return BigInt('0x' + hex).toString();
+}
+
+function blockRow(b: V3Block, mcSeqno: number | null): BlockRow {
+  return {
+    workchain: b.workchain,
+    shard: shardDecimal(b.shard),
+    seqno: b.seqno,
+    root_hash: b.root_hash,
+    file_hash: b.file_hash,
+    mc_block_seqno: mcSeqno,
+    global_id: b.global_id,
+    version: b.version,
+    after_merge: b.after_merge,
+    before_split: b.before_split,
+    after_split: b.after_split,
+    want_merge: b.want_merge,
+    want_split: b.want_split,
+    key_block: b.key_block,
+    vert_seqno_incr: b.vert_seqno_incr,
+    flags: b.flags,
+    gen_utime: Number(b.gen_utime),
+    start_lt: b.start_lt,
+    end_lt: b.end_lt,
+    validator_list_hash_short: b.validator_list_hash_short,
+    gen_catchain_seqno: b.gen_catchain_seqno,
+    min_ref_mc_seqno: b.min_ref_mc_seqno,
+    prev_key_block_seqno: b.prev_key_block_seqno,
+    vert_seqno: b.vert_seqno,
+    master_ref_seqno: b.master_ref_seqno,
+    rand_seed: b.rand_seed,
+    created_by: b.created_by,
+    tx_count: b.tx_count,
+    prev_blocks: b.prev_blocks.map((p) => ({ workchain: p.workchain, shard: shardDecimal(p.shard), seqno: p.seqno })),
+  };
+}
+
+/**
+ * The TransactionDescr record as `descriptionRecord()` (shared/ton/records/transaction.ts) builds it: present keys
+ * only, numbers beyond 32 bits as decimal strings.
+ */
+interface DescrView {
+  type: string;
+  aborted?: boolean;
+  destroyed?: boolean;
+  credit_first?: boolean;
+  is_tock?: boolean;
+  installed?: boolean;
+  storage_ph?: { storage_fees_collected: string; storage_fees_due?: string; status_change: string };
+  credit_ph?: { due_fees_collected?: string; credit: string; credit_extra_currencies: Record<string, string> };
+  compute_ph?: {
+    skipped: boolean;
+    reason?: string;
+    success?: boolean;
+    msg_state_used?: boolean;
+    account_activated?: boolean;
+    gas_fees?: string;
+    gas_used?: string;
+    gas_limit?: string;
+    gas_credit?: string;
+    mode?: number;
+    exit_code?: number;
+    exit_arg?: number;
+    vm_steps?: number;
+    vm_init_state_hash?: string;
+    vm_final_state_hash?: string;
+  };
+  action?: {
+    success: boolean;
+    valid: boolean;
+    no_funds: boolean;
+    status_change: string;
+    total_fwd_fees?: string;
+    total_action_fees?: string;
+    result_code: number;
+    result_arg?: number;
+    tot_actions: number;
+    spec_actions: number;
+    skipped_actions: number;
+    msgs_created: number;
+    action_list_hash: string;
+    tot_msg_size: { cells: string; bits: string };
+  };
+  bounce?: {
+    type: string;
+    msg_size?: { cells: string; bits: string };
+    req_fwd_fees?: string;
+    msg_fees?: string;
+    fwd_fees?: string;
+  };
+  split_info?: { cur_shard_pfx_len: number; acc_split_depth: number; this_addr: string; sibling_addr: string };
+}
+
+const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+
+function transactionRow(tx: V3Transaction, mcSeqno: number | null): TransactionRow {
+  const d = tx.description as unknown as DescrView;
+  const st = d.storage_ph;
+  const cr = d.credit_ph;
+  const cp = d.compute_ph;
+  const ac = d.action;
+  const bo = d.bounce;
+  const sp = d.split_info;
+  return {
+    account: tx.account,
+    lt: tx.lt,
+    hash: tx.hash,
+    now: tx.now,
+    mc_block_seqno: mcSeqno,
+    block_workchain: tx.block_ref.workchain,
+    block_shard: shardDecimal(tx.block_ref.shard),
+    block_seqno: tx.block_ref.seqno,
+    trace_id: tx.trace_id ?? null,
+    prev_trans_hash: tx.prev_trans_hash,
+    prev_trans_lt: tx.prev_trans_lt,
+    orig_status: tx.orig_status,
+    end_status: tx.end_status,
+    total_fees: tx.total_fees,
+    total_fees_extra_currencies: tx.total_fees_extra_currencies,
+    account_state_hash_before: tx.account_state_before.hash,
+    account_state_hash_after: tx.account_state_after.hash,
+    descr_type: d.type,
+    aborted: orNull(d.aborted),
+    destroyed: orNull(d.destroyed),
+    credit_first: orNull(d.credit_first),
+    is_tock: orNull(d.is_tock),
+    installed: orNull(d.installed),
+    storage_fees_collected: st ? st.storage_fees_collected : null,
+    storage_fees_due: orNull(st?.storage_fees_due),
+    storage_status_change: st ? st.status_change : null,
+    credit_due_fees_collected: orNull(cr?.due_fees_collected),
+    credit: cr ? cr.credit : null,
+    credit_extra_currencies: cr?.credit_extra_currencies ?? {},
+    compute_skipped: cp ? cp.skipped : null,
+    compute_skip_reason: orNull(cp?.reason),
+    compute_success: orNull(cp?.success),
+    compute_msg_state_used: orNull(cp?.msg_state_used),
+    compute_account_activated: orNull(cp?.account_activated),
+    compute_gas_fees: orNull(cp?.gas_fees),
+    compute_gas_used: orNull(cp?.gas_used),
+    compute_gas_limit: orNull(cp?.gas_limit),
+    compute_gas_credit: orNull(cp?.gas_credit),
+    compute_mode: orNull(cp?.mode),
+    compute_exit_code: orNull(cp?.exit_code),
+    compute_exit_arg: orNull(cp?.exit_arg),
+    compute_vm_steps: orNull(cp?.vm_steps),
+    compute_vm_init_state_hash: orNull(cp?.vm_init_state_hash),
+    compute_vm_final_state_hash: orNull(cp?.vm_final_state_hash),
+    action_success: ac ? ac.success : null,
+    action_valid: orNull(ac?.valid),
+    action_no_funds: orNull(ac?.no_funds),
+    action_status_change: orNull(ac?.status_change),
+    action_total_fwd_fees: orNull(ac?.total_fwd_fees),
+    action_total_action_fees: orNull(ac?.total_action_fees),
+    action_result_code: orNull(ac?.result_code),
+    action_result_arg: orNull(ac?.result_arg),
+    action_tot_actions: orNull(ac?.tot_actions),
+    action_spec_actions: orNull(ac?.spec_actions),
+    action_skipped_actions: orNull(ac?.skipped_actions),
+    action_msgs_created: orNull(ac?.msgs_created),
+    action_list_hash: orNull(ac?.action_list_hash),
+    action_tot_msg_size_cells: orNull(ac?.tot_msg_size.cells),
+    action_tot_msg_size_bits: orNull(ac?.tot_msg_size.bits),
+    bounce_type: bo ? bo.type : null,
+    bounce_msg_size_cells: orNull(bo?.msg_size?.cells),
+    bounce_msg_size_bits: orNull(bo?.msg_size?.bits),
+    bounce_req_fwd_fees: orNull(bo?.req_fwd_fees),
+    bounce_msg_fees: orNull(bo?.msg_fees),
+    bounce_fwd_fees: orNull(bo?.fwd_fees),
+    split_cur_shard_pfx_len: sp ? sp.cur_shard_pfx_len : null,
+    split_acc_split_depth: orNull(sp?.acc_split_depth),
+    split_this_addr: orNull(sp?.this_addr),
+    split_sibling_addr: orNull(sp?.sibling_addr),
+  };
+}
+
+/** `"0x%08x"` -> the signed int32 ClickHouse stores (opcodes are filtered as signed 32-bit decimals too). */
+function opcodeInt32(op: string | null): number | null {
+  if (op === null) return null;
+  return Number.parseInt(op.slice(2), 16) | 0;
+}
+
+function pushMessage(
+  out: StoreRows,
+  contents: Map<string, MessageContentRow>,
+  tx: V3Transaction,
+  direction: 'in' | 'out',
+  m: V3Message,
+): void {
+  out.messages.push({
+    tx_account: tx.account,
+    tx_lt: tx.lt,
+    tx_hash: tx.hash,
+    direction,
+    msg_hash: m.hash,
+    hash_norm: m.hash_norm ?? null,
+    source: m.source ?? '',
+    destination: m.destination ?? '',
+    value: m.value,
+    value_extra_currencies: m.value_extra_currencies ?? {},
+    fwd_fee: m.fwd_fee,
+    ihr_fee: m.ihr_fee,
+    import_fee: m.import_fee,
+    extra_flags: m.extra_flags,
+    created_lt: m.created_lt ?? '0',
+    created_at: m.created_at === null ? 0 : Number(m.created_at),
+    opcode: opcodeInt32(m.opcode),
+    ihr_disabled: m.ihr_disabled,
+    bounce: m.bounce,
+    bounced: m.bounced,
+    body_hash: m.message_content.hash,
+    init_state_hash: m.init_state ? m.init_state.hash : null,
+  });
+  if (m.hash_norm !== undefined && direction === 'in') out.message_hash_norms.push({ hash_norm: m.hash_norm, msg_hash: m.hash });
+  addContent(contents, m.message_content);
+  if (m.init_state) addContent(contents, m.init_state);
+}
+
+function addContent(contents: Map<string, MessageContentRow>, c: V3MessageContent): void {
+  if (contents.has(c.hash)) return;
+  contents.set(c.hash, { hash: c.hash, boc: c.body, decoded: c.decoded === null ? null : JSON.stringify(c.decoded) });
+}
+
+function addState(states: Map<string, AccountStateRow>, account: string, lastTransLt: string, s: V3AccountState): void {
+  // Hash-only states (the decoder could not read them from the state update) carry nothing worth a row.
+  if (s.balance === null || s.account_status === null || states.has(s.hash)) return;
+  states.set(s.hash, {
+    hash: s.hash,
+    account,
+    last_trans_lt: lastTransLt,
+    balance: s.balance,
+    extra_currencies: s.extra_currencies ?? {},
+    status: s.account_status,
+    frozen_hash: s.frozen_hash,
+    data_hash: s.data_hash,
+    code_hash: s.code_hash,
+    data_boc: null,
+    code_boc: null,
+  });
+}

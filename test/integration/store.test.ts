@@ -1,0 +1,499 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StoreRows, toRows } from '../../services/indexer/rows.js';
+import { ConfigError, isRetryable } from '../../shared/runtime/errors.js';
+import { createStore, describeTarget, serverClientOptions } from '../../shared/store/client.js';
+import { StoreQueryError, StoreUnavailableError, translateStoreError } from '../../shared/store/errors.js';
+import { defaultMigrationsDir, loadMigrations, migrate, splitStatements } from '../../shared/store/migrate.js';
+import type { Store } from '../../shared/store/store.js';
+import { parseBlock, toRecords } from '../../shared/ton/decode-block.js';
+import type { V3Message } from '../../shared/ton/records/message.js';
+import type { V3Transaction } from '../../shared/ton/records/transaction.js';
+import { describeFixtures, fixturesDir, readFixture } from '../helpers/fixtures.js';
+
+/*
+ * The store against real ClickHouse (chdb in-process): migrations, idempotent inserts of every fixture block, and a
+ * lossless round trip of transactions and messages. Each run works in its own database under its own data
+ * directory and drops both at the end.
+ */
+
+const TABLES = [
+  'blocks',
+  'shard_state',
+  'transactions',
+  'messages',
+  'message_contents',
+  'message_hash_norms',
+  'account_states',
+  'latest_account_states',
+] as const satisfies ReadonlyArray<keyof StoreRows>;
+
+/** Natural key of each table's rows (its ORDER BY), to count what FINAL must show. */
+const KEY: { [T in keyof StoreRows]: (r: StoreRows[T][number]) => string } = {
+  blocks: (r) => `${r.workchain}:${r.shard}:${r.seqno}`,
+  shard_state: (r) => `${r.mc_seqno}:${r.workchain}:${r.shard}:${r.seqno}`,
+  transactions: (r) => `${r.account}:${r.lt}`,
+  messages: (r) => `${r.tx_account}:${r.tx_lt}:${r.direction}:${r.msg_hash}`,
+  message_contents: (r) => r.hash,
+  message_hash_norms: (r) => `${r.hash_norm}:${r.msg_hash}`,
+  account_states: (r) => r.hash,
+  latest_account_states: (r) => r.account,
+};
+
+interface Decoded {
+  file: string;
+  transactions: V3Transaction[];
+  rows: StoreRows;
+}
+
+/**
+ * Decodes every fixture block. The fixtures are isolated blocks, so a shard block's committing masterchain block is
+ * unknown: it stands in `master_ref_seqno + 1`, the earliest masterchain block that could commit it.
+ */
+function decodeFixtures(): Decoded[] {
+  const dir = path.join(fixturesDir, 'blocks');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.boc'))
+    .sort()
+    .map((file) => {
+      const bytes = readFixture(`blocks/${file}`);
+      const parsed = parseBlock(bytes);
+      const decoded = toRecords(parsed, bytes);
+      const b = decoded.block;
+      const mcSeqno = b.workchain === -1 ? b.seqno : (b.master_ref_seqno ?? b.min_ref_mc_seqno) + 1;
+      const rows = toRows(decoded, { mcSeqno });
+      return { file, transactions: decoded.transactions, rows };
+    });
+}
+
+function mergeRows(all: Decoded[]): StoreRows {
+  const out = Object.fromEntries(TABLES.map((t) => [t, [] as object[]])) as unknown as StoreRows;
+  for (const d of all) for (const t of TABLES) (out[t] as object[]).push(...(d.rows[t] as object[]));
+  return out;
+}
+
+async function insertAll(store: Store, rows: StoreRows): Promise<void> {
+  for (const t of TABLES) await store.insert(t, rows[t]);
+}
+
+function distinctCount<T extends keyof StoreRows>(table: T, rows: StoreRows): number {
+  const key = KEY[table] as (r: StoreRows[T][number]) => string;
+  return new Set((rows[table] as Array<StoreRows[T][number]>).map(key)).size;
+}
+
+/** TransactionDescr rebuilt from the flattened columns: the inverse the gateway will implement. */
+function descriptionFromRow(r: Record<string, unknown>): Record<string, unknown> {
+  const d: Record<string, unknown> = { type: r.descr_type };
+  const put = (o: Record<string, unknown>, k: string, v: unknown): void => {
+    if (v !== null && v !== undefined) o[k] = v;
+  };
+  for (const k of ['aborted', 'destroyed', 'credit_first', 'is_tock', 'installed']) put(d, k, r[k]);
+  if (r.storage_fees_collected !== null) {
+    const p: Record<string, unknown> = { storage_fees_collected: r.storage_fees_collected };
+    put(p, 'storage_fees_due', r.storage_fees_due);
+    p.status_change = r.storage_status_change;
+    d.storage_ph = p;
+  }
+  if (r.credit !== null) {
+    const p: Record<string, unknown> = {};
+    put(p, 'due_fees_collected', r.credit_due_fees_collected);
+    p.credit = r.credit;
+    p.credit_extra_currencies = r.credit_extra_currencies;
+    d.credit_ph = p;
+  }
+  if (r.compute_skipped === true) d.compute_ph = { skipped: true, reason: r.compute_skip_reason };
+  else if (r.compute_skipped === false) {
+    const p: Record<string, unknown> = {
+      skipped: false,
+      success: r.compute_success,
+      msg_state_used: r.compute_msg_state_used,
+      account_activated: r.compute_account_activated,
+      gas_fees: r.compute_gas_fees,
+      gas_used: r.compute_gas_used,
+      gas_limit: r.compute_gas_limit,
+    };
+    put(p, 'gas_credit', r.compute_gas_credit === null ? null : String(r.compute_gas_credit));
+    p.mode = r.compute_mode;
+    p.exit_code = r.compute_exit_code;
+    put(p, 'exit_arg', r.compute_exit_arg);
+    p.vm_steps = r.compute_vm_steps;
+    p.vm_init_state_hash = r.compute_vm_init_state_hash;
+    p.vm_final_state_hash = r.compute_vm_final_state_hash;
+    d.compute_ph = p;
+  }
+  if (r.action_success !== null) {
+    const p: Record<string, unknown> = { success: r.action_success, valid: r.action_valid, no_funds: r.action_no_funds, status_change: r.action_status_change };
+    put(p, 'total_fwd_fees', r.action_total_fwd_fees);
+    put(p, 'total_action_fees', r.action_total_action_fees);
+    p.result_code = r.action_result_code;
+    put(p, 'result_arg', r.action_result_arg);
+    p.tot_actions = r.action_tot_actions;
+    p.spec_actions = r.action_spec_actions;
+    p.skipped_actions = r.action_skipped_actions;
+    p.msgs_created = r.action_msgs_created;
+    p.action_list_hash = r.action_list_hash;
+    p.tot_msg_size = { cells: r.action_tot_msg_size_cells, bits: r.action_tot_msg_size_bits };
+    d.action = p;
+  }
+  if (r.bounce_type === 'negfunds') d.bounce = { type: 'negfunds' };
+  else if (r.bounce_type === 'nofunds') {
+    d.bounce = { type: 'nofunds', msg_size: { cells: r.bounce_msg_size_cells, bits: r.bounce_msg_size_bits }, req_fwd_fees: r.bounce_req_fwd_fees };
+  } else if (r.bounce_type === 'ok') {
+    d.bounce = { type: 'ok', msg_size: { cells: r.bounce_msg_size_cells, bits: r.bounce_msg_size_bits }, msg_fees: r.bounce_msg_fees, fwd_fees: r.bounce_fwd_fees };
+  }
+  if (r.split_cur_shard_pfx_len !== null) {
+    d.split_info = {
+      cur_shard_pfx_len: r.split_cur_shard_pfx_len,
+      acc_split_depth: r.split_acc_split_depth,
+      this_addr: r.split_this_addr,
+      sibling_addr: r.split_sibling_addr,
+    };
+  }
+  return d;
+}
+
+const shardHexOf = (dec: unknown): string => BigInt(String(dec)).toString(16).toUpperCase();
+
+/** The record fields a transactions row must reproduce. */
+function expectTxRow(row: Record<string, unknown>, tx: V3Transaction, mcSeqno: number | null): void {
+  expect({
+    account: row.account,
+    hash: row.hash,
+    lt: row.lt,
+    now: row.now,
+    mc_block_seqno: row.mc_block_seqno,
+    trace_id: row.trace_id,
+    prev_trans_hash: row.prev_trans_hash,
+    prev_trans_lt: row.prev_trans_lt,
+    orig_status: row.orig_status,
+    end_status: row.end_status,
+    total_fees: row.total_fees,
+    total_fees_extra_currencies: row.total_fees_extra_currencies,
+    description: descriptionFromRow(row),
+    block_ref: { workchain: row.block_workchain, shard: shardHexOf(row.block_shard), seqno: row.block_seqno },
+    account_state_before: row.account_state_hash_before,
+    account_state_after: row.account_state_hash_after,
+  }).toEqual({
+    account: tx.account,
+    hash: tx.hash,
+    lt: tx.lt,
+    now: tx.now,
+    mc_block_seqno: mcSeqno,
+    trace_id: tx.trace_id ?? null,
+    prev_trans_hash: tx.prev_trans_hash,
+    prev_trans_lt: tx.prev_trans_lt,
+    orig_status: tx.orig_status,
+    end_status: tx.end_status,
+    total_fees: tx.total_fees,
+    total_fees_extra_currencies: tx.total_fees_extra_currencies,
+    description: tx.description,
+    block_ref: tx.block_ref,
+    account_state_before: tx.account_state_before.hash,
+    account_state_after: tx.account_state_after.hash,
+  });
+}
+
+/** A Message record rebuilt from a messages row and its contents (sentinels mapped back to NULL). */
+function messageFromRow(r: Record<string, unknown>, contents: Map<string, Record<string, unknown>>): Record<string, unknown> {
+  const content = (hash: unknown): Record<string, unknown> | null => {
+    if (hash === null) return null;
+    const c = contents.get(String(hash));
+    return c ? { hash, body: c.boc, decoded: c.decoded === null ? null : JSON.parse(String(c.decoded)) } : { hash, body: undefined, decoded: undefined };
+  };
+  const opcode = r.opcode === null ? null : '0x' + (Number(r.opcode) >>> 0).toString(16).padStart(8, '0');
+  return {
+    hash: r.msg_hash,
+    source: r.source === '' ? null : r.source,
+    destination: r.destination === '' ? null : r.destination,
+    value: r.value,
+    value_extra_currencies: r.value === null ? null : r.value_extra_currencies,
+    fwd_fee: r.fwd_fee,
+    ihr_fee: r.ihr_fee,
+    created_lt: r.created_lt === '0' ? null : r.created_lt,
+    created_at: r.created_at === 0 ? null : String(r.created_at),
+    opcode,
+    ihr_disabled: r.ihr_disabled,
+    bounce: r.bounce,
+    bounced: r.bounced,
+    import_fee: r.import_fee,
+    extra_flags: r.extra_flags,
+    message_content: content(r.body_hash),
+    init_state: content(r.init_state_hash),
+    ...(r.hash_norm === null ? {} : { hash_norm: r.hash_norm }),
+  };
+}
+
+function messageView(m: V3Message): Record<string, unknown> {
+  const { decoded_opcode: _ignored, ...rest } = m;
+  return rest;
+}
+
+const runId = `${process.pid}_${Date.now().toString(36)}`;
+
+describeFixtures('store on chdb: migrations, idempotent inserts, round trip', () => {
+  let dataDir = '';
+  let store: Store;
+  let decoded: Decoded[] = [];
+  let rows: StoreRows;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-store-'));
+    store = await createStore({ mode: 'embedded', dataDir, database: `test_store_${runId}` });
+    decoded = decodeFixtures();
+    rows = mergeRows(decoded);
+  });
+
+  afterAll(async () => {
+    if (store) {
+      await store.command(`DROP DATABASE IF EXISTS ${store.database}`);
+      await store.close();
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrates a fresh database, then finds nothing to do', async () => {
+    const files = loadMigrations().map((m) => m.file);
+    expect(files.slice(0, 4)).toEqual(['0001_blocks.sql', '0002_transactions.sql', '0003_messages.sql', '0004_account_states.sql']);
+    const first = await migrate(store);
+    expect(first.applied).toEqual(files);
+    const second = await migrate(store);
+    expect(second.applied).toEqual([]);
+    expect(second.version).toBe(first.version);
+    const tables = await store.query<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
+    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining([...TABLES, 'schema_migrations']));
+    const recorded = await store.query<{ n: string }>('SELECT count() AS n FROM schema_migrations');
+    expect(Number(recorded[0]!.n)).toBe(files.length);
+  });
+
+  it('keeps every fixture row once under FINAL, however often it is inserted', async () => {
+    expect(rows.transactions.length).toBeGreaterThan(1000);
+    // Within one batch the mapping already emits each key once (contents shared across blocks aside).
+    expect(distinctCount('transactions', rows)).toBe(rows.transactions.length);
+    expect(distinctCount('messages', rows)).toBe(rows.messages.length);
+
+    // With merges stopped the replay's duplicates are physically there, so FINAL is what hides them. (Keys repeated
+    // inside one insert, like bodies shared by two blocks, already collapse when that insert's part is written.)
+    for (const t of TABLES) await store.command(`SYSTEM STOP MERGES ${t}`);
+    await insertAll(store, rows);
+    await insertAll(store, rows); // the at-least-once replay
+    const counts = async (t: string): Promise<{ raw: number; final: number }> => {
+      const [c] = await store.query<{ raw: string; final: string }>(`SELECT (SELECT count() FROM ${t}) AS raw, (SELECT count() FROM ${t} FINAL) AS final`);
+      return { raw: Number(c!.raw), final: Number(c!.final) };
+    };
+    for (const t of TABLES) {
+      const expected = distinctCount(t, rows);
+      expect({ table: t, ...(await counts(t)) }).toEqual({ table: t, raw: 2 * expected, final: expected });
+    }
+    // Projections are lookups without FINAL: before a merge they see both copies (harmless, keys only) ...
+    const tx = rows.transactions[0]!;
+    const viaProjection = (): Promise<Array<{ n: string }>> =>
+      store.query<{ n: string }>('SELECT count() AS n FROM transactions WHERE hash = {h:String}', { h: tx.hash });
+    expect(await viaProjection()).toEqual([{ n: '2' }]);
+
+    // ... and after the merge dropped duplicates, `deduplicate_merge_projection_mode = 'rebuild'` rebuilt them.
+    for (const t of TABLES) {
+      await store.command(`SYSTEM START MERGES ${t}`);
+      await store.command(`OPTIMIZE TABLE ${t} FINAL`);
+      const expected = distinctCount(t, rows);
+      expect({ table: t, ...(await counts(t)) }).toEqual({ table: t, raw: expected, final: expected });
+    }
+    expect(await viaProjection()).toEqual([{ n: '1' }]);
+  });
+
+  it('reads a transaction back by hash and by (account, lt) with every field intact', async () => {
+    const sample = decoded.flatMap((d) => d.transactions.slice(0, 2).map((tx) => ({ tx, mc: d.rows.blocks[0]!.mc_block_seqno })));
+    expect(sample.length).toBeGreaterThan(10);
+    for (const { tx, mc } of sample) {
+      const byHash = await store.query(
+        'SELECT * FROM transactions FINAL WHERE (account, lt) IN (SELECT account, lt FROM transactions WHERE hash = {hash:String})',
+        { hash: tx.hash },
+      );
+      expect(byHash).toHaveLength(1);
+      expectTxRow(byHash[0]!, tx, mc);
+      const byKey = await store.query('SELECT * FROM transactions FINAL WHERE account = {account:String} AND lt = {lt:UInt64}', {
+        account: tx.account,
+        lt: tx.lt,
+      });
+      expect(byKey).toEqual(byHash);
+    }
+  });
+
+  it('round-trips every transaction, message and recovered account state of the fixtures', async () => {
+    const txRows = await store.query('SELECT * FROM transactions FINAL');
+    const msgRows = await store.query('SELECT * FROM messages FINAL ORDER BY tx_account, tx_lt, direction, created_lt');
+    const contents = new Map((await store.query('SELECT * FROM message_contents FINAL')).map((c) => [String(c.hash), c]));
+    const states = new Map((await store.query('SELECT * FROM account_states FINAL')).map((s) => [String(s.hash), s]));
+    const txByKey = new Map(txRows.map((r) => [`${r.account}:${r.lt}`, r]));
+    const msgsByTx = new Map<string, Array<Record<string, unknown>>>();
+    for (const m of msgRows) {
+      const k = `${m.tx_account}:${m.tx_lt}`;
+      msgsByTx.set(k, [...(msgsByTx.get(k) ?? []), m]);
+    }
+    let checked = 0;
+    let statesChecked = 0;
+    for (const d of decoded) {
+      for (const tx of d.transactions) {
+        const key = `${tx.account}:${tx.lt}`;
+        expectTxRow(txByKey.get(key)!, tx, d.rows.blocks[0]!.mc_block_seqno);
+        const ms = msgsByTx.get(key) ?? [];
+        const inRow = ms.find((m) => m.direction === 'in');
+        expect(inRow ? messageFromRow(inRow, contents) : null).toEqual(tx.in_msg ? messageView(tx.in_msg) : null);
+        // out_msgs are listed by created_lt ascending (api-v3.md §1.5), which is how the rows were ordered.
+        expect(ms.filter((m) => m.direction === 'out').map((m) => messageFromRow(m, contents))).toEqual(tx.out_msgs.map(messageView));
+        for (const s of [tx.account_state_before, tx.account_state_after]) {
+          if (s.balance === null) continue;
+          const row = states.get(s.hash)!;
+          expect({
+            hash: row.hash,
+            balance: row.balance,
+            extra_currencies: row.extra_currencies,
+            account_status: row.status,
+            frozen_hash: row.frozen_hash,
+            data_hash: row.data_hash,
+            code_hash: row.code_hash,
+          }).toEqual(s);
+          statesChecked++;
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBe(rows.transactions.length);
+    expect(statesChecked).toBeGreaterThan(100);
+  });
+
+  it('lets richer or newer rows win over replays: trace_id on transactions, last_trans_lt on latest states', async () => {
+    const tx = rows.transactions[0]!;
+    const traceId = tx.hash; // any 44-char hash will do
+    await store.insert('transactions', [{ ...tx, trace_id: traceId }]);
+    await store.insert('transactions', [tx]); // a late replay of the decode stage's row, without trace_id
+    const [t] = await store.query<{ trace_id: string | null; n: string }>(
+      'SELECT any(trace_id) AS trace_id, count() AS n FROM transactions FINAL WHERE account = {a:String} AND lt = {lt:UInt64}',
+      { a: tx.account, lt: tx.lt },
+    );
+    expect(t).toEqual({ trace_id: traceId, n: '1' });
+
+    // The newest state of an account that several fixture blocks touch (system accounts of the masterchain).
+    const latest = rows.latest_account_states.reduce((a, b) =>
+      b.account === a.account && BigInt(b.last_trans_lt) > BigInt(a.last_trans_lt) ? b : a,
+    );
+    const older = { ...latest, last_trans_lt: (BigInt(latest.last_trans_lt) - 1n).toString(), balance: '1' };
+    await store.insert('latest_account_states', [older]);
+    const [l] = await store.query<{ balance: string; last_trans_lt: string }>(
+      'SELECT balance, last_trans_lt FROM latest_account_states FINAL WHERE account = {a:String}',
+      { a: latest.account },
+    );
+    expect(l).toEqual({ balance: latest.balance, last_trans_lt: latest.last_trans_lt });
+  });
+
+  it('refuses to run when an applied migration file changed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-migrations-'));
+    const other = await createStore({ mode: 'embedded', dataDir, database: `test_store_mig_${runId}` });
+    try {
+      cpSync(defaultMigrationsDir(), dir, { recursive: true });
+      await migrate(other, { dir });
+      const file = path.join(dir, '0001_blocks.sql');
+      writeFileSync(file, readFileSync(file, 'utf8') + '\n-- edited after being applied\n');
+      await expect(migrate(other, { dir })).rejects.toMatchObject({ code: 'MIGRATION_CHECKSUM_MISMATCH', retryable: false });
+      writeFileSync(path.join(dir, '0000_late.sql'), 'SELECT 1;\n');
+      rmSync(file);
+      await expect(migrate(other, { dir })).rejects.toMatchObject({ code: 'MIGRATION_MISSING' });
+    } finally {
+      await other.command(`DROP DATABASE IF EXISTS ${other.database}`);
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('shares the one chdb engine of the process between stores, and refuses a second data directory', async () => {
+    const other = await createStore({ mode: 'embedded', dataDir, database: `test_store_other_${runId}` });
+    try {
+      // Statements of both stores interleave; each runs in its own database.
+      const [a, b] = await Promise.all([store.query<{ d: string }>('SELECT currentDatabase() AS d'), other.query<{ d: string }>('SELECT currentDatabase() AS d')]);
+      expect([a[0]!.d, b[0]!.d]).toEqual([store.database, other.database]);
+    } finally {
+      await other.command(`DROP DATABASE IF EXISTS ${other.database}`);
+      await other.close();
+    }
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'tonflow-store-other-'));
+    try {
+      await expect(createStore({ mode: 'embedded', dataDir: elsewhere, database: 'x' })).rejects.toMatchObject({ code: 'STORE_EMBEDDED_PATH_IN_USE' });
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    // The first store is unaffected by the other one closing.
+    expect(await store.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('translates ClickHouse failures into retryable and non-retryable errors', async () => {
+    await expect(store.query('SELEC 1')).rejects.toMatchObject({ code: 'STORE_SYNTAX_ERROR', retryable: false });
+    await expect(store.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: 'STORE_UNKNOWN_TABLE', retryable: false });
+    await expect(store.insert('blocks', [{ workchain: 'not a number' }])).rejects.toBeInstanceOf(StoreQueryError);
+    await expect(store.insert('blocks', [{ no_such_column: 1 }])).rejects.toBeInstanceOf(StoreQueryError);
+    const slow = store.query('SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1', {}, { timeoutMs: 300 });
+    await expect(slow).rejects.toMatchObject({ code: 'STORE_TIMEOUT', retryable: true });
+    // Bound parameters are data, never SQL.
+    const [r] = await store.query<{ s: string; n: string }>('SELECT {s:String} AS s, {n:UInt64} AS n', { s: "x'); DROP TABLE blocks; --", n: '18446744073709551615' });
+    expect(r).toEqual({ s: "x'); DROP TABLE blocks; --", n: '18446744073709551615' });
+  });
+});
+
+describe('store config and error translation (no server needed)', () => {
+  it('splits a server URL into origin and credentials and validates it', () => {
+    expect(serverClientOptions({ mode: 'server', url: 'https://ingest:s%3Acret@ch.example:8443', database: 'tonflow' })).toEqual({
+      url: 'https://ch.example:8443',
+      username: 'ingest',
+      password: 's:cret',
+      database: 'tonflow',
+    });
+    expect(serverClientOptions({ mode: 'server', url: 'http://u:p@ch:8123/', database: 'db', username: 'reader', password: 'pw' })).toEqual({
+      url: 'http://ch:8123',
+      username: 'reader',
+      password: 'pw',
+      database: 'db',
+    });
+    expect(serverClientOptions({ mode: 'server', url: 'http://ch:8123', database: 'db' })).toMatchObject({ username: 'default', password: '' });
+    const bad = (): unknown => serverClientOptions({ mode: 'server', url: 'ftp://x:1/tonflow?x=1', database: 'bad-name' });
+    expect(bad).toThrow(ConfigError);
+    try {
+      bad();
+    } catch (e) {
+      expect((e as ConfigError).issues).toHaveLength(4);
+    }
+    expect(() => serverClientOptions({ mode: 'server', url: 'not a url', database: 'db' })).toThrow(ConfigError);
+    expect(describeTarget({ mode: 'server', url: 'http://u:secret@ch:8123', database: 'db' })).toBe('http://ch:8123/');
+  });
+
+  it('rejects a database name that is not a plain identifier before touching any engine', async () => {
+    await expect(createStore({ mode: 'embedded', dataDir: os.tmpdir(), database: 'x; DROP' })).rejects.toBeInstanceOf(ConfigError);
+    await expect(createStore({ mode: 'server', url: 'http://127.0.0.1:1', database: 'a.b' })).rejects.toBeInstanceOf(ConfigError);
+  });
+
+  it('classifies errors by ClickHouse code and network failure', () => {
+    const ch = (code: string, type: string): Error => Object.assign(new Error(`${type} happened`), { code, type });
+    const cases: Array<[unknown, string, boolean]> = [
+      [ch('62', 'SYNTAX_ERROR'), 'STORE_SYNTAX_ERROR', false],
+      [ch('53', 'TYPE_MISMATCH'), 'STORE_TYPE_MISMATCH', false],
+      [ch('159', 'TIMEOUT_EXCEEDED'), 'STORE_TIMEOUT', true],
+      [ch('252', 'TOO_MANY_PARTS'), 'STORE_OVERLOADED', true],
+      [ch('202', 'TOO_MANY_SIMULTANEOUS_QUERIES'), 'STORE_OVERLOADED', true],
+      [ch('242', 'TABLE_IS_READ_ONLY'), 'STORE_UNAVAILABLE', true],
+      [Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' }), 'STORE_UNAVAILABLE', true],
+      [new Error('Timeout error.'), 'STORE_TIMEOUT', true],
+      [new Error('something odd'), 'STORE_FAILED', false],
+    ];
+    for (const [e, code, retryable] of cases) {
+      const t = translateStoreError(e, { operation: 'test' });
+      expect({ code: t.code, retryable: isRetryable(t), cause: t.cause }).toEqual({ code, retryable, cause: e });
+      expect(t).toBeInstanceOf(retryable ? StoreUnavailableError : StoreQueryError);
+    }
+  });
+
+  it('splits migration files into statements without being fooled by comments', () => {
+    expect(splitStatements('-- a; comment;\nCREATE TABLE a (x UInt8) ENGINE = Memory;\n\n-- b\nCREATE TABLE b (y String) ENGINE = Memory;')).toEqual([
+      'CREATE TABLE a (x UInt8) ENGINE = Memory',
+      'CREATE TABLE b (y String) ENGINE = Memory',
+    ]);
+  });
+});
