@@ -3,7 +3,9 @@ import type { Bus, TopicSpec } from '../../shared/bus/bus.js';
 import { createKafkaBus } from '../../shared/bus/kafka.js';
 import { createMemoryBus } from '../../shared/bus/memory.js';
 import type { TonflowConfig } from '../../shared/runtime/config.js';
-import { NonRetryableError } from '../../shared/runtime/errors.js';
+import { NonRetryableError, UpstreamUnavailableError } from '../../shared/runtime/errors.js';
+import { retry } from '../../shared/runtime/retry.js';
+import { loadMigrations } from '../../shared/store/migrate.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import { createFilesSource } from '../../shared/sources/files.js';
 import { createLiteserverSource, loadGlobalConfig } from '../../shared/sources/liteserver.js';
@@ -96,4 +98,27 @@ export async function openSource(config: TonflowConfig, logger: Logger, signal: 
     case 'devnet':
       throw new NonRetryableError('SOURCE_UNAVAILABLE', '--source devnet is not built yet; use --source files:DIR, mainnet or testnet');
   }
+}
+
+/**
+ * Stages of a distributed deployment do not migrate (several replicas would race; migrate.ts has no lock): the
+ * migrate job does, before a rollout. A stage waits, with backoff, until the schema it was built for is there.
+ */
+export async function awaitSchema(store: Store, logger: Logger, signal: AbortSignal): Promise<void> {
+  const want = loadMigrations().reduce((v, m) => Math.max(v, m.version), 0);
+  await retry(
+    async () => {
+      let have = 0;
+      try {
+        const rows = await store.query<{ v: string | number }>('SELECT max(version) AS v FROM schema_migrations');
+        have = Number(rows[0]?.v ?? 0);
+      } catch {
+        have = 0;
+      }
+      if (have < want) {
+        throw new UpstreamUnavailableError('SCHEMA_NOT_MIGRATED', `database ${store.database} is at migration ${have}, this build needs ${want}: run tonflow migrate`);
+      }
+    },
+    { what: 'wait for the schema', signal, logger, maxMs: 5000 },
+  );
 }

@@ -6,7 +6,7 @@ import { createMetrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
 import { createShutdown, installProcessHandlers } from '../../shared/runtime/shutdown.js';
 import { migrate } from '../../shared/store/migrate.js';
-import { openBus, openSource, openStore, sourceName, topicNames, topicSpecs } from '../common/wiring.js';
+import { awaitSchema, openBus, openSource, openStore, sourceName, topicNames, topicSpecs } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
 import { runDecodeStage } from '../indexer/decode.js';
@@ -39,7 +39,8 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   // Closers run in reverse: registered first, closed last. Clients first, then the loops that use them.
   const store = await openStore(config, logger);
   shutdown.add('store', () => store.close());
-  await migrate(store, { logger: logger.child({ module: 'migrate' }) });
+  if (config.mode === 'embedded') await migrate(store, { logger: logger.child({ module: 'migrate' }) });
+  else await awaitSchema(store, logger, shutdown.signal);
   const bus: Bus = openBus(config, logger, `tonflow-${role}`);
   shutdown.add('bus', () => bus.close());
   await bus.ensureTopics(topicSpecs(config));
