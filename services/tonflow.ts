@@ -16,10 +16,19 @@ commands:
   start [--source files:DIR|mainnet|testnet] [--data DIR] [--port N] [--mode embedded|distributed] ...
                                 follower and decode stage in one process (embedded default: in-process bus, chdb)
   follower, indexer             one stage each, for --mode distributed (Kafka + ClickHouse server)
+  gateway [--port N] [--api-keys-file FILE] ...
+                                the TON Center API v3 (and v2 block operations) over the store
   migrate                       apply pending ClickHouse migrations and exit
+  devnet export --transactions N --out DIR [--devnet-tps N] [--block-ms MS] [--devnet-traffic PROFILE] [--seed S]
+                                run a fresh local devnet (real TVM) and write its block BOCs to DIR (for --source files:DIR)
   decode-block FILE.boc         decode a block BOC to {"block": <v3 Block>, "transactions": [<v3 Transaction>...]}
   bench decode [--json] [--seconds N] [--dir DIR]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
+  bench ingest [--json] [--transactions N] [--kafka host:port]
+                                files → bus → decode → ClickHouse end to end, embedded and through Kafka
+                                (KAFKA_BROKERS or --kafka); writes bench/RESULTS.md
+  bench api [--json] [--transactions N] [--rate R] [--seconds S]
+                                gateway p99 latency at a fixed rate on a store of ≥ 1M transactions; writes bench/RESULTS.md
 `;
 
 /** Exit codes: 0 ok, 1 unexpected failure, 2 bad input or usage. */
@@ -30,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'decode-block':
       return decodeBlockCommand(rest);
+    case 'devnet':
+      return devnetCommand(rest);
     case 'bench':
       return benchCommand(rest);
     case 'start':
@@ -42,8 +53,10 @@ async function main(argv: string[]): Promise<number> {
       const { main: run } = await import('./migrate/main.js');
       return run(rest, process.env);
     }
-    case 'gateway':
-      throw new UsageError('"gateway" is not built yet: the TON Center API arrives with its own issue');
+    case 'gateway': {
+      const { main: run } = await import('./gateway/main.js');
+      return run(rest, process.env);
+    }
     case undefined:
     case 'help':
     case '--help':
@@ -78,9 +91,15 @@ function flag(args: string[], name: string): string | undefined {
   return v;
 }
 
+const BENCH_USAGE =
+  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR]\n       tonflow bench ingest [--json] [--transactions N] [--kafka host:port[,host:port...]] [--dir DIR]' +
+  '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]';
+
 async function benchCommand(args: string[]): Promise<number> {
   const [which, ...opts] = args;
-  if (which !== 'decode') throw new UsageError(`usage: tonflow bench decode [--json] [--seconds N] [--dir DIR]`);
+  if (which === 'ingest') return benchIngest(opts);
+  if (which === 'api') return benchApi(opts);
+  if (which !== 'decode') throw new UsageError(BENCH_USAGE);
   const json = opts.includes('--json');
   const seconds = Number(flag(opts, '--seconds') ?? '5');
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--seconds must be a positive number');
@@ -97,6 +116,118 @@ async function benchCommand(args: string[]): Promise<number> {
     process.stdout.write(
       `decode: ${result.tx_per_s} tx/s, ${result.cells_per_s} cells/s; @ton/core baseline ${result.baseline_tx_per_s} tx/s; ` +
         `${result.ratio}x; peak RSS ${result.peak_rss_mb} MiB (bench/RESULTS.md updated)\n`,
+    );
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}
+
+/** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
+async function benchIngest(opts: string[]): Promise<number> {
+  const known = new Set(['--json', '--transactions', '--kafka', '--dir']);
+  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+  const json = opts.includes('--json');
+  const transactions = Number(flag(opts, '--transactions') ?? '200000');
+  if (!Number.isSafeInteger(transactions) || transactions <= 0) throw new UsageError('--transactions must be a positive integer');
+  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
+  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  // Benchmarks read their environment here, like the decode bench's flags: they are tools, not services.
+  const kafkaFlag = flag(opts, '--kafka');
+  const kafkaEnv = process.env.KAFKA_BROKERS?.trim() || undefined;
+  const kafkaRaw = kafkaFlag ?? kafkaEnv;
+  const kafkaBrokers = kafkaRaw === undefined ? null : kafkaRaw.split(',').map((b) => b.trim()).filter((b) => b !== '');
+  if (kafkaBrokers !== null && (kafkaBrokers.length === 0 || kafkaBrokers.some((b) => !/^[^\s:]+:\d{1,5}$/.test(b)))) {
+    throw new UsageError(`--kafka / KAFKA_BROKERS must be host:port[,host:port...], got "${kafkaRaw}"`);
+  }
+  const { runIngestBench } = await import('../bench/ingest.js');
+  const result = await runIngestBench({
+    transactions,
+    fixturesDir: dir,
+    kafkaBrokers,
+    kafkaOrigin: kafkaFlag !== undefined ? '--kafka' : 'KAFKA_BROKERS',
+    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+    command: `npm run bench -- ingest${opts.length ? ' ' + opts.join(' ') : ''}`,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (!json) {
+    const k = 'skipped' in result.kafka ? `kafka: not run (${result.kafka.skipped})` : `kafka ${result.kafka.tx_per_s} tx/s`;
+    process.stdout.write(
+      `ingest: ${result.corpus.transactions} transactions; embedded ${result.embedded.tx_per_s} tx/s, ${k}; ` +
+        `on disk ${result.embedded.bytes_per_tx} bytes/tx (corpus) to ${result.real.bytes_per_tx} (real fixture blocks) (bench/RESULTS.md updated)\n`,
+    );
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}
+
+/** `bench api`: the gateway under load on a store of ≥ 1,000,000 transactions (embedded); writes bench/RESULTS.md. */
+async function benchApi(opts: string[]): Promise<number> {
+  const known = new Set(['--json', '--transactions', '--rate', '--seconds', '--connections', '--dir']);
+  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+  const num = (name: string, def: number): number => {
+    const v = Number(flag(opts, name) ?? String(def));
+    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`${name} must be a positive number`);
+    return v;
+  };
+  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
+  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  const { runApiBench } = await import('../bench/api.js');
+  const result = await runApiBench({
+    transactions: Math.round(num('--transactions', 1_000_000)),
+    fixturesDir: dir,
+    rate: num('--rate', 500),
+    seconds: num('--seconds', 20),
+    connections: Math.round(num('--connections', 64)),
+    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+    command: `npm run bench -- api${opts.length ? ' ' + opts.join(' ') : ''}`,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (!opts.includes('--json')) {
+    for (const run of result.runs) {
+      for (const e of run.endpoints) process.stdout.write(`caches ${run.caches}, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
+    }
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}
+
+const DEVNET_USAGE =
+  'usage: tonflow devnet export --transactions N --out DIR [--devnet-tps N] [--block-ms MS] [--devnet-traffic default|transfers|tokens] [--seed S]';
+
+/** `devnet export`: a corpus of real devnet blocks, written as files the files source replays. */
+async function devnetCommand(args: string[]): Promise<number> {
+  const [which, ...opts] = args;
+  if (which !== 'export') throw new UsageError(DEVNET_USAGE);
+  const known = new Set(['--transactions', '--out', '--devnet-tps', '--block-ms', '--devnet-traffic', '--seed', '--json']);
+  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${DEVNET_USAGE}`);
+  const positive = (name: string, def: string | undefined): number => {
+    const raw = flag(opts, name) ?? def;
+    if (raw === undefined) throw new UsageError(`${name} is required\n${DEVNET_USAGE}`);
+    const v = Number(raw);
+    if (!Number.isSafeInteger(v) || v <= 0) throw new UsageError(`${name} must be a positive integer, got "${raw}"`);
+    return v;
+  };
+  const transactions = positive('--transactions', undefined);
+  const out = flag(opts, '--out');
+  if (out === undefined) throw new UsageError(`--out is required\n${DEVNET_USAGE}`);
+  const traffic = flag(opts, '--devnet-traffic') ?? 'default';
+  if (traffic !== 'default' && traffic !== 'transfers' && traffic !== 'tokens') {
+    throw new UsageError(`--devnet-traffic must be default, transfers or tokens for an export, got "${traffic}"`);
+  }
+  const { exportDevnet } = await import('../shared/sources/devnet/export.js');
+  const result = await exportDevnet({
+    out: path.resolve(out),
+    transactions,
+    tps: positive('--devnet-tps', '1000'),
+    blockMs: positive('--block-ms', '1000'),
+    traffic,
+    ...(flag(opts, '--seed') !== undefined ? { seed: flag(opts, '--seed')! } : {}),
+    onProgress: (p) => process.stderr.write(`devnet export: ${p.transactions} transactions in ${p.blocks} blocks, ${p.txPerCpuSecond} tx per CPU second\n`),
+  });
+  if (!opts.includes('--json')) {
+    process.stdout.write(
+      `devnet export: ${result.transactions} transactions in ${result.blocks} blocks (${(result.bytes / 1e6).toFixed(1)} MB) to ${path.resolve(out)}; ` +
+        `${result.txPerSecond} tx/s (${result.txPerCpuSecond} per CPU second, one core), peak RSS ${result.peakRssMb} MiB\n`,
     );
   }
   process.stdout.write(JSON.stringify(result) + '\n');

@@ -3,7 +3,7 @@ import type { Bus, TopicSpec } from '../../shared/bus/bus.js';
 import { createKafkaBus } from '../../shared/bus/kafka.js';
 import { createMemoryBus } from '../../shared/bus/memory.js';
 import type { TonflowConfig } from '../../shared/runtime/config.js';
-import { NonRetryableError, UpstreamUnavailableError } from '../../shared/runtime/errors.js';
+import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import { retry } from '../../shared/runtime/retry.js';
 import { loadMigrations } from '../../shared/store/migrate.js';
 import type { Logger } from '../../shared/runtime/logger.js';
@@ -44,11 +44,14 @@ export function topicSpecs(config: TonflowConfig): TopicSpec[] {
 }
 
 export function openBus(config: TonflowConfig, logger: Logger, clientId: string): Bus {
-  if (config.mode === 'embedded') return createMemoryBus({ partitionsDefault: 1 });
+  // Batches large enough that a stage writes big parts and rarely waits at a batch boundary (ingest bench).
+  if (config.mode === 'embedded') return createMemoryBus({ partitionsDefault: 1, maxBatchBytes: 64 * 1024 * 1024 });
   return createKafkaBus({
     brokers: [...(config.kafkaBrokers ?? [])],
     clientId: config.kafkaClientId ?? clientId,
     logger: logger.child({ module: 'kafka' }),
+    // Two partitions in flight: the decode stage decodes one partition's batch while writing another's.
+    consumer: { partitionsConsumedConcurrently: 2 },
   });
 }
 
@@ -95,8 +98,19 @@ export async function openSource(config: TonflowConfig, logger: Logger, signal: 
         logger: log,
       });
     }
-    case 'devnet':
-      throw new NonRetryableError('SOURCE_UNAVAILABLE', '--source devnet is not built yet; use --source files:DIR, mainnet or testnet');
+    case 'devnet': {
+      // Loaded on demand: the devnet brings the TVM emulator (WASM), which no other source needs.
+      const { createDevnetSource } = await import('../../shared/sources/devnet/source.js');
+      return createDevnetSource({
+        dataDir: path.join(path.resolve(config.data), 'devnet'),
+        blockMs: config.devnetBlockMs,
+        traffic: config.devnetTraffic,
+        tps: config.devnetTps,
+        ...(config.devnetSeed !== undefined ? { seed: config.devnetSeed } : {}),
+        onTick: (tick, ms) => log.debug({ mcSeqno: tick.mcSeqno, transactions: tick.blocks.reduce((n, b) => n + b.transactions.length, 0), ms }, 'devnet block sealed'),
+        onError: (err) => log.error({ err }, 'devnet stopped'),
+      });
+    }
   }
 }
 

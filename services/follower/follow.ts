@@ -19,6 +19,12 @@ export interface FollowerDeps {
    * group's last block is stored, so the follower never skips past blocks that were lost with the process.
    */
   saveAfterPublish: boolean;
+  /**
+   * Least time between two checkpoint saves of the follower itself (default 1000 ms): the newest published group's
+   * checkpoint is saved then, and always when the loop ends. A restart may so publish up to that much again, which
+   * the idempotent tables absorb; saving after every group would hold each publish up behind a store round trip.
+   */
+  checkpointIntervalMs?: number;
   signal: AbortSignal;
   onGroup?: (info: { mcSeqno: number | null; blocks: number; bytes: number }) => void;
 }
@@ -30,12 +36,33 @@ export interface FollowerDeps {
  */
 export async function follow(deps: FollowerDeps): Promise<void> {
   const start = await deps.checkpoints.load();
-  for await (const group of deps.source.groups(start, deps.signal)) {
-    const last = group.blocks.length - 1;
-    const messages = group.blocks.map((b, i) => encodeRawBlock(b, i === last ? group.checkpoint : null));
-    if (messages.length > 0) await deps.producer.send(deps.topic, messages);
-    if (deps.saveAfterPublish || messages.length === 0) await deps.checkpoints.save(group.checkpoint);
-    deps.onGroup?.({ mcSeqno: group.mcSeqno, blocks: messages.length, bytes: messages.reduce((n, m) => n + m.value.length, 0) });
-    if (deps.signal.aborted) return;
+  const interval = deps.checkpointIntervalMs ?? 1000;
+  // The newest checkpoint whose group is published (or empty) but not saved yet.
+  let unsaved: string | null = null;
+  let savedAt = -Infinity;
+  const save = async (): Promise<void> => {
+    const checkpoint = unsaved;
+    if (checkpoint === null) return;
+    await deps.checkpoints.save(checkpoint);
+    if (unsaved === checkpoint) unsaved = null;
+    savedAt = performance.now();
+  };
+  try {
+    for await (const group of deps.source.groups(start, deps.signal)) {
+      const last = group.blocks.length - 1;
+      const messages = group.blocks.map((b, i) => encodeRawBlock(b, i === last ? group.checkpoint : null));
+      if (messages.length > 0) await deps.producer.send(deps.topic, messages);
+      if (deps.saveAfterPublish || messages.length === 0) {
+        unsaved = group.checkpoint;
+        if (performance.now() - savedAt >= interval) await save();
+      }
+      deps.onGroup?.({ mcSeqno: group.mcSeqno, blocks: messages.length, bytes: messages.reduce((n, m) => n + m.value.length, 0) });
+      if (deps.signal.aborted) break;
+    }
+  } catch (e) {
+    // What was published stays published: keep its checkpoint if the store lets us, and report the failure.
+    await save().catch(() => {});
+    throw e;
   }
+  await save();
 }

@@ -1,8 +1,9 @@
-import type { Batch, BatchContext, Consumer, IncomingMessage, Producer } from '../../shared/bus/bus.js';
-import { decodeRawBlock } from '../../shared/contracts/raw-block.js';
+import type { Batch, BatchContext, Consumer, IncomingMessage } from '../../shared/bus/bus.js';
 import { isRetryable } from '../../shared/runtime/errors.js';
-import { type DecodedBlock, decodeBlock } from '../../shared/ton/decode-block.js';
 import type { CheckpointStore } from '../follower/follow.js';
+import type { DecodedMessage, ToRows } from './decode-block-rows.js';
+import { type BlockDecoder, createInlineDecoder, createWorkerDecoder, decodeWorkersAvailable, defaultDecodeWorkers } from './decode-pool.js';
+import { blockToRows } from './to-rows.js';
 
 /** Rows per table, in the order they must be inserted. */
 export type TableRows = Map<string, object[]>;
@@ -10,56 +11,142 @@ export type TableRows = Map<string, object[]>;
 export interface DecodeStageDeps {
   consumer: Consumer;
   /** Decoded block → rows of the store's tables. */
-  toRows: (decoded: DecodedBlock, mcSeqno: number | null) => Record<string, object[]>;
+  toRows: ToRows;
   /** Writes a batch's rows; resolves only when the store acknowledged all of them (retrying retryable errors). */
   write: (rows: TableRows, signal: AbortSignal) => Promise<void>;
   /** Sends a poison message to the dead-letter topic with its error. */
   deadLetter: (msg: IncomingMessage, error: unknown) => Promise<void>;
   /** Embedded mode: the follower's checkpoint, saved once the group's last block is stored. */
   checkpoints?: CheckpointStore;
+  /**
+   * Rows (all tables together) at which the decoded part of a batch is handed to `write` while decoding goes on;
+   * default {@link DEFAULT_FLUSH_ROWS}. Only block boundaries split a batch, so a block's rows are written together.
+   */
+  flushRows?: number;
+  /**
+   * Worker threads that decode blocks beside the stage's thread. Default: {@link defaultDecodeWorkers} when `toRows`
+   * is `blockToRows` (the workers run that mapping) and the compiled worker entry exists (running from `dist/`), else
+   * 0: decoding on the stage's thread, as tests running the TypeScript sources do.
+   */
+  decodeWorkers?: number;
   onBatch?: (info: { blocks: number; transactions: number; deadLettered: number; ms: number }) => void;
 }
 
 /**
- * The decode stage: raw blocks in, rows out. Each bus batch is decoded, written in one go and only then committed
- * (the bus commits when the handler resolves), so a crash replays the batch and the idempotent tables absorb it.
- * A block that cannot be decoded is dead-lettered with its error and the batch goes on; a store failure is retried
- * with backoff and nothing is committed until it succeeds.
+ * Default {@link DecodeStageDeps.flushRows} (the configuration's TONFLOW_BATCH_MAX_ROWS default too): some 15,000
+ * mainnet transactions with their messages and states. Large enough that ClickHouse gets few big parts (each insert
+ * has a fixed cost, and every part is merged again later), small enough that decoding the next chunk overlaps the
+ * insert of this one (bench/RESULTS.md, ingest).
  */
-export function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
-  return deps.consumer.run((batch, ctx) => handleBatch(deps, batch, ctx));
+export const DEFAULT_FLUSH_ROWS = 50_000;
+
+/**
+ * The decode stage: raw blocks in, rows out. Each bus batch is decoded and written, and only then committed (the bus
+ * commits when the handler resolves), so a crash replays the batch and the idempotent tables absorb it. A block that
+ * cannot be decoded is dead-lettered with its error and the batch goes on; a store failure is retried with backoff
+ * and nothing is committed until it succeeds.
+ *
+ * Within a batch, decoding and inserting (ClickHouse's threads) overlap: once `flushRows` rows are decoded they are
+ * written while the next blocks decode. One write is in flight at a time, so the writes of a batch reach the store
+ * in block order and memory stays bounded by two chunks. Blocks are decoded in worker threads when available
+ * (`decodeWorkers`), which leaves this thread free to start each insert the moment the previous one is acknowledged.
+ */
+export async function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
+  if ((deps.decodeWorkers ?? 0) > 0 && deps.toRows !== blockToRows) {
+    throw new Error('decode workers map blocks with blockToRows; a stage with another toRows must decode in its own thread (decodeWorkers: 0)');
+  }
+  const workers = deps.decodeWorkers ?? (deps.toRows === blockToRows && decodeWorkersAvailable() ? defaultDecodeWorkers() : 0);
+  const decoder = workers > 0 ? createWorkerDecoder(workers) : createInlineDecoder(deps.toRows);
+  try {
+    await deps.consumer.run((batch, ctx) => handleBatch(deps, batch, ctx, decoder));
+  } finally {
+    await decoder.close();
+  }
 }
 
-export async function handleBatch(deps: DecodeStageDeps, batch: Batch, ctx: BatchContext): Promise<void> {
+export async function handleBatch(
+  deps: DecodeStageDeps,
+  batch: Batch,
+  ctx: BatchContext,
+  decoder: BlockDecoder = createInlineDecoder(deps.toRows),
+): Promise<void> {
   const started = performance.now();
-  const rows: TableRows = new Map();
+  const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
+  const firstFlushRows = Math.max(1, Math.floor(flushRows / 4));
+  const messages = batch.messages;
+  let rows: TableRows = new Map();
+  let rowCount = 0;
   let transactions = 0;
   let deadLettered = 0;
   let checkpoint: string | null = null;
-  for (const msg of batch.messages) {
-    let decoded: DecodedBlock;
-    let mcSeqno: number | null;
-    try {
-      const raw = decodeRawBlock(msg);
-      mcSeqno = raw.block.mcSeqno;
-      decoded = decodeBlock(raw.block.data, { rootHash: raw.block.rootHash, fileHash: raw.block.fileHash, mcBlockSeqno: mcSeqno });
-      if (raw.checkpoint !== null) checkpoint = raw.checkpoint;
-    } catch (e) {
-      if (isRetryable(e)) throw e;
-      await deps.deadLetter(msg, e);
-      deadLettered++;
-      continue;
+  // The write in flight, if any; it rejects only with what `write` gave up on (a non-retryable error, a stop).
+  let inflight: Promise<void> | undefined;
+  const flush = async (): Promise<void> => {
+    const chunk = rows;
+    rows = new Map();
+    rowCount = 0;
+    if (inflight) await inflight;
+    const w = deps.write(chunk, ctx.signal);
+    // Observed at once (the next flush or the end awaits it): a failure must not count as unhandled meanwhile.
+    w.catch(() => {});
+    inflight = w;
+  };
+  // Decodes run ahead of their use, up to the decoder's depth, and are used in message order.
+  type Outcome = { ok: true; decoded: DecodedMessage } | { ok: false; error: unknown };
+  const ahead: Array<Promise<Outcome>> = [];
+  let submitted = 0;
+  const submit = (): void => {
+    while (submitted < messages.length && ahead.length < decoder.depth) {
+      ahead.push(
+        decoder.decode(messages[submitted++]!).then(
+          (decoded): Outcome => ({ ok: true, decoded }),
+          (error: unknown): Outcome => ({ ok: false, error }),
+        ),
+      );
     }
-    transactions += decoded.transactions.length;
-    for (const [table, tableRows] of Object.entries(deps.toRows(decoded, mcSeqno))) {
-      let list = rows.get(table);
-      if (!list) rows.set(table, (list = []));
-      for (const r of tableRows) list.push(r);
+  };
+  try {
+    for (const msg of messages) {
+      submit();
+      const outcome = await ahead.shift()!;
+      if (!outcome.ok) {
+        if (isRetryable(outcome.error)) throw outcome.error;
+        await deps.deadLetter(msg, outcome.error);
+        deadLettered++;
+        continue;
+      }
+      const decoded = outcome.decoded;
+      if (decoded.checkpoint !== null) checkpoint = decoded.checkpoint;
+      transactions += decoded.transactions;
+      for (const [table, tableRows] of Object.entries(decoded.rows)) {
+        if (tableRows.length === 0) continue;
+        let list = rows.get(table);
+        if (!list) rows.set(table, (list = []));
+        for (const r of tableRows) list.push(r);
+        rowCount += tableRows.length;
+      }
+      // The first chunk of a batch is smaller, so that the store has work soon after the batch arrives.
+      if (rowCount >= (inflight ? flushRows : firstFlushRows)) await flush();
+      await ctx.heartbeat();
+      // Decoding on this thread never waits on I/O by itself; while a write is in flight, let its statements'
+      // completions run between blocks, so the next table's insert starts now rather than after the whole chunk.
+      // (Decode workers leave this thread waiting on their answers, which runs the completions anyway.)
+      if (inflight && decoder.inThread) await yieldToIo();
     }
-    await ctx.heartbeat();
+    if (rowCount > 0) await flush();
+    if (inflight) await inflight;
+  } catch (e) {
+    // Nothing of this batch is committed; still, let the write in flight and the decodes settle so that a
+    // redelivery never overlaps them.
+    await inflight?.catch(() => {});
+    await Promise.all(ahead);
+    throw e;
   }
-  if (rows.size > 0) await deps.write(rows, ctx.signal);
   if (checkpoint !== null && deps.checkpoints) await deps.checkpoints.save(checkpoint);
-  deps.onBatch?.({ blocks: batch.messages.length - deadLettered, transactions, deadLettered, ms: performance.now() - started });
+  deps.onBatch?.({ blocks: messages.length - deadLettered, transactions, deadLettered, ms: performance.now() - started });
 }
 
+/** Resolves after the event loop has run pending I/O callbacks (setImmediate runs right after the poll phase). */
+function yieldToIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -12,6 +12,7 @@ import { follow } from '../follower/follow.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { blockToRows } from '../indexer/to-rows.js';
 import { createStoreWriter } from '../indexer/sink.js';
+import { gatewayConfigSchema, isGatewayConfig, startGateway } from '../gateway/main.js';
 
 export type Role = 'start' | 'follower' | 'indexer';
 
@@ -21,8 +22,11 @@ export type Role = 'start' | 'follower' | 'indexer';
  * that reads configuration and creates clients; everything below receives its dependencies.
  */
 export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { flags } = parseFlags(argv, configFlags(tonflowConfigSchema));
-  const config = loadConfig(tonflowConfigSchema, { env, flags });
+  // `start` also runs the gateway, so it reads the gateway's keys too.
+  const config =
+    role === 'start'
+      ? loadConfig(gatewayConfigSchema, { env, flags: parseFlags(argv, configFlags(gatewayConfigSchema)).flags })
+      : loadConfig(tonflowConfigSchema, { env, flags: parseFlags(argv, configFlags(tonflowConfigSchema)).flags });
   const logger = createLogger({ service: role === 'start' ? 'tonflow' : role, level: config.logLevel });
   const metrics = createMetrics({ service: role === 'start' ? 'tonflow' : role });
   const shutdown = createShutdown({ logger, graceMs: config.shutdownGraceMs });
@@ -51,6 +55,11 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   const ops = createOpsServer({ port: config.opsPort, metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
   await ops.listen();
   shutdown.add('ops', () => ops.close());
+
+  if (isGatewayConfig(config)) {
+    const gateway = await startGateway({ config, store, logger, metrics });
+    shutdown.add('gateway', () => gateway.close());
+  }
 
   const loops: Array<Promise<void>> = [];
   if (runIndexer) {

@@ -59,6 +59,12 @@ export interface KafkaConsumerTuning {
   maxBytesPerPartition?: number;
   /** Bytes per fetch response over all partitions; default 64 MiB. */
   maxBytes?: number;
+  /**
+   * Batches of different partitions a member hands to its handler at the same time; default 1. With 2, one
+   * partition's batch can be decoded while another's is being written, so the store never waits for the next batch.
+   * A partition is still never in two handlers at once, and each batch is committed on its own once handled.
+   */
+  partitionsConsumedConcurrently?: number;
 }
 
 /** Options of {@link createKafkaBus}. */
@@ -83,7 +89,12 @@ export interface KafkaBusOptions {
    * with a retryable `UpstreamUnavailableError` for the caller to retry.
    */
   idempotent?: boolean;
-  /** A send whose largest value has at least this many bytes is GZIP-compressed; default 16 KiB. */
+  /**
+   * A send whose largest value has at least this many bytes is GZIP-compressed; default: never. Block BOCs are mostly
+   * hashes and signatures: GZIP shrinks a 500 KB mainnet block by ~17% at ~40 MB/s of CPU on each side
+   * (bench/RESULTS.md, ingest), so topics raise `max.message.bytes` for large blocks instead. Set it for payloads
+   * that do compress, or where the network costs more than the CPU.
+   */
   compressionThresholdBytes?: number;
   /** `max.message.bytes` of topics whose spec has none; default 64 MiB (a large raw block must fit). */
   maxMessageBytesDefault?: number;
@@ -96,7 +107,7 @@ export interface KafkaBusOptions {
 
 const MiB = 1024 * 1024;
 const DEFAULT_MAX_MESSAGE_BYTES = 64 * MiB;
-const DEFAULT_COMPRESSION_THRESHOLD = 16 * 1024;
+const DEFAULT_COMPRESSION_THRESHOLD = Infinity;
 const DEFAULT_MAX_BATCH_MESSAGES = 500;
 
 /**
@@ -248,7 +259,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
           autoCommit: true,
           autoCommitInterval: null,
           autoCommitThreshold: 1,
-          partitionsConsumedConcurrently: 1,
+          partitionsConsumedConcurrently: Math.max(1, tuning.partitionsConsumedConcurrently ?? 1),
           eachBatch: (payload) => this.eachBatch(payload, handler, current),
         });
       } catch (e) {

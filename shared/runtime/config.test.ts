@@ -34,6 +34,10 @@ describe('loadConfig with the tonflow schema', () => {
     expect(config).toEqual({
       mode: 'embedded',
       data: './data',
+      devnetBlockMs: 1000,
+      devnetTraffic: 'default',
+      devnetTps: 100,
+      devnetSeed: undefined,
       port: 8080,
       opsPort: 9464,
       source: { type: 'liteserver', network: 'mainnet' },
@@ -232,6 +236,10 @@ describe('parseFlags', () => {
       'source',
       'from-seqno',
       'liteserver-config',
+      'block-ms',
+      'devnet-traffic',
+      'devnet-tps',
+      'devnet-seed',
       'kafka-brokers',
       'clickhouse',
     ]);

@@ -423,6 +423,33 @@ export const tonflowConfigSchema = defineConfig(
       description: "Global config (file path or URL) listing liteservers; unset: the network's public config",
       type: parsed('a file path or an http(s) URL', parseLiteserverConfig).optional(),
     },
+    devnetBlockMs: {
+      env: 'TONFLOW_DEVNET_BLOCK_MS',
+      flag: 'block-ms',
+      default: '1000',
+      description: 'devnet: milliseconds between blocks',
+      type: integer(50, 3_600_000),
+    },
+    devnetTraffic: {
+      env: 'TONFLOW_DEVNET_TRAFFIC',
+      flag: 'devnet-traffic',
+      default: 'default',
+      description: 'devnet: generated traffic profile (default, transfers, tokens) or none',
+      type: oneOf(['default', 'transfers', 'tokens', 'none']),
+    },
+    devnetTps: {
+      env: 'TONFLOW_DEVNET_TPS',
+      flag: 'devnet-tps',
+      default: '100',
+      description: 'devnet: target transactions per second of the generated traffic',
+      type: integer(0, 100_000),
+    },
+    devnetSeed: {
+      env: 'TONFLOW_DEVNET_SEED',
+      flag: 'devnet-seed',
+      description: 'devnet: seed of a new chain (traffic and keys); unset: a fixed default',
+      type: text().optional(),
+    },
     kafkaBrokers: {
       env: 'TONFLOW_KAFKA_BROKERS',
       flag: 'kafka-brokers',

@@ -1,13 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import {
   type ClickHouseClient,
   type ClickHouseClientConfigOptions,
   type ClickHouseSettings,
   type Logger as ChLogger,
   createClient,
+  parseError,
 } from '@clickhouse/client';
-import { createChdbConnection } from 'chdb/connection';
+import { type ChdbConnection, createChdbConnection } from 'chdb/connection';
 import { ConfigError, NonRetryableError } from '../runtime/errors.js';
 import { translateStoreError } from './errors.js';
 import type { QueryParams, Store, StoreConfig } from './store.js';
@@ -71,6 +74,11 @@ interface Backend {
   readonly abortable: boolean;
   /** Runs one statement; embedded serialises them because `USE`/`SET` are session state. */
   run<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Inserts a TabSeparated body into `table` (`database.table`, plain identifiers; `columns` too, `types` their
+   * ClickHouse types) with `settings` scoped to the statement. Resolves when ClickHouse acknowledged the rows.
+   */
+  insertText(table: string, columns: readonly string[], types: readonly string[], body: Buffer, settings: ClickHouseSettings, signal?: AbortSignal): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -113,9 +121,58 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     return `\`${database}\`.\`${table}\``;
   };
 
+  /** Column name → ClickHouse type per table, for {@link encodeInsert}; emptied by every `command()`. */
+  const columnTypes = new Map<string, Promise<Map<string, string>>>();
+  function tableColumns(table: string): Promise<Map<string, string>> {
+    let types = columnTypes.get(table);
+    if (!types) {
+      types = store
+        .query<{ name: string; type: string }>(
+          'SELECT name, type FROM system.columns WHERE database = {database:String} AND table = {table:String}',
+          { database, table },
+        )
+        .then((rows) => new Map(rows.map((r) => [r.name, r.type])));
+      // A failed lookup is not remembered: the insert falls back to JSON and the next one asks again.
+      types.catch(() => columnTypes.delete(table));
+      columnTypes.set(table, types);
+    }
+    return types;
+  }
+
+  /**
+   * The cheapest body ClickHouse can parse for these rows: TabSeparated when every row has the same keys (as a row
+   * mapper makes them) and every column's type has a text encoder here; else JSONCompactEachRow for same-shaped rows;
+   * else JSONEachRow, where a missing key means the column's default. TabSeparated parses about 3× faster than
+   * JSONEachRow for the wide transactions table (bench/RESULTS.md, ingest); the JSON forms are the fallbacks that
+   * keep every input ClickHouse accepts accepted, and every error its own.
+   */
+  async function encodeInsert(table: string, rows: readonly object[]): Promise<InsertBody> {
+    const columns = rowShape(rows);
+    if (!columns) return { format: 'JSONEachRow' };
+    const types = await tableColumns(table).catch(() => new Map<string, string>());
+    const encoders: FieldEncoder[] = [];
+    for (const c of columns) {
+      const type = types.get(c);
+      const enc = type === undefined ? null : fieldEncoder(type);
+      if (!enc) break;
+      encoders.push(enc);
+    }
+    if (encoders.length === columns.length) {
+      const text = tsvBody(rows, columns, encoders);
+      if (text !== null) return { format: 'TabSeparated', columns, types: columns.map((c) => types.get(c)!), bytes: Buffer.from(text, 'utf8') };
+    }
+    return {
+      format: 'JSONCompactEachRow',
+      columns: columns.map((c) => `\`${c}\``) as [string, ...string[]],
+      values: rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])),
+    };
+  }
+
   const store: Store = {
     database,
     async command(query: string, params?: QueryParams): Promise<void> {
+      // Any statement may be DDL: the column types cached for insert encoding are looked up again.
+      columnTypes.clear();
       await exec(`command ${summarize(query)}`, commandTimeoutMs, (clickhouse_settings, abort_signal) =>
         backend.client.command({ query: backend.prefix + query, query_params: params, clickhouse_settings, abort_signal }),
       );
@@ -123,9 +180,20 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     async insert(table: string, rows: readonly object[]): Promise<void> {
       if (rows.length === 0) return;
       const target = qualified(table);
-      await exec(`insert into ${table}`, insertTimeoutMs, (clickhouse_settings, abort_signal) =>
-        backend.client.insert({ table: target, values: rows as object[], format: 'JSONEachRow', clickhouse_settings, abort_signal }),
-      );
+      const body = await encodeInsert(table, rows);
+      await exec(`insert into ${table}`, insertTimeoutMs, async (clickhouse_settings, abort_signal) => {
+        if (body.format === 'TabSeparated') {
+          await backend.insertText(`${database}.${table}`, body.columns, body.types, body.bytes, clickhouse_settings, abort_signal);
+          return;
+        }
+        await backend.client.insert({
+          table: target,
+          ...(body.format === 'JSONEachRow' ? { values: rows as object[] } : { values: body.values, columns: body.columns }),
+          format: body.format,
+          clickhouse_settings,
+          abort_signal,
+        });
+      });
     },
     async query<T = Record<string, unknown>>(query: string, params?: QueryParams, qopts?: { timeoutMs?: number }): Promise<T[]> {
       return exec(`query ${summarize(query)}`, qopts?.timeoutMs ?? queryTimeoutMs, async (clickhouse_settings, abort_signal) => {
@@ -177,6 +245,186 @@ async function ensureDatabase(client: ClickHouseClient, database: string, timeou
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS \`${database}\``, clickhouse_settings });
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Insert encoding
+// ---------------------------------------------------------------------------------------------------------------
+
+type InsertBody =
+  | { format: 'JSONEachRow' }
+  | { format: 'JSONCompactEachRow'; columns: [string, ...string[]]; values: unknown[][] }
+  | { format: 'TabSeparated'; columns: string[]; types: string[]; bytes: Buffer };
+
+/**
+ * The keys of `rows` when every row has the same keys in the same order and each is a plain identifier (they become
+ * the statement's column list); null otherwise.
+ */
+function rowShape(rows: readonly object[]): string[] | null {
+  const columns = Object.keys(rows[0]!);
+  if (columns.length === 0 || !columns.every((c) => IDENTIFIER.test(c))) return null;
+  for (let i = 1; i < rows.length; i++) {
+    const keys = Object.keys(rows[i]!);
+    if (keys.length !== columns.length) return null;
+    for (let c = 0; c < keys.length; c++) if (keys[c] !== columns[c]) return null;
+  }
+  return columns;
+}
+
+/** A value that its column's text encoder cannot represent: the insert goes as JSON instead. */
+class EncodeMismatch extends Error {}
+
+/** One column's value → its TabSeparated field (top level) or its quoted form (inside arrays, maps, tuples). */
+type FieldEncoder = (v: unknown) => string;
+
+/** The TabSeparated text of `rows`, or null when a value does not fit its column's encoder. */
+function tsvBody(rows: readonly object[], columns: readonly string[], encoders: readonly FieldEncoder[]): string | null {
+  const lines: string[] = new Array(rows.length);
+  const fields: string[] = new Array(columns.length);
+  try {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as Record<string, unknown>;
+      for (let c = 0; c < columns.length; c++) fields[c] = encoders[c]!(row[columns[c]!]);
+      lines[i] = fields.join('\t');
+    }
+  } catch (e) {
+    if (e instanceof EncodeMismatch) return null;
+    throw e;
+  }
+  return lines.join('\n') + '\n';
+}
+
+const encoderCache = new Map<string, FieldEncoder | null>();
+
+/**
+ * The TabSeparated encoder of a ClickHouse column type, or null for a type this module does not encode (the insert
+ * then goes as JSON). Covers what tonflow's tables use: integers, floats, decimals, Bool, String, FixedString, Enum,
+ * and Nullable, LowCardinality, Array, Map and Tuple of those. Escaping follows ClickHouse's TabSeparated format:
+ * a top-level string escapes backslash, tab, newline, CR and NUL; nested values use the quoted form (strings in
+ * single quotes, NULL for null), which never contains a raw tab or newline.
+ */
+function fieldEncoder(type: string): FieldEncoder | null {
+  let enc = encoderCache.get(type);
+  if (enc === undefined) {
+    enc = buildEncoder(type.trim(), false);
+    encoderCache.set(type, enc);
+  }
+  return enc;
+}
+
+const INTEGER_OR_FLOAT = /^(U?Int(8|16|32|64|128|256)|Float(32|64)|Decimal(32|64|128|256)?)$/;
+
+function buildEncoder(type: string, quoted: boolean): FieldEncoder | null {
+  const open = type.indexOf('(');
+  const name = open < 0 ? type : type.slice(0, open);
+  const inner = open < 0 ? '' : type.slice(open + 1, type.lastIndexOf(')'));
+  if (INTEGER_OR_FLOAT.test(name)) return encodeNumber;
+  switch (name) {
+    case 'String':
+    case 'FixedString':
+      return quoted ? encodeQuotedString : encodeTsvString;
+    case 'Enum8':
+    case 'Enum16':
+      return (v) => (typeof v === 'number' ? String(v) : quoted ? encodeQuotedString(v) : encodeTsvString(v));
+    case 'Bool':
+      return encodeBool;
+    case 'LowCardinality':
+      return buildEncoder(inner.trim(), quoted);
+    case 'Nullable': {
+      const e = buildEncoder(inner.trim(), quoted);
+      if (!e) return null;
+      const none = quoted ? 'NULL' : '\\N';
+      return (v) => (v === null || v === undefined ? none : e(v));
+    }
+    case 'Array': {
+      const e = buildEncoder(inner.trim(), true);
+      if (!e) return null;
+      return (v) => {
+        if (!Array.isArray(v)) throw new EncodeMismatch();
+        return `[${v.map(e).join(',')}]`;
+      };
+    }
+    case 'Map': {
+      const [k, val] = splitTopLevel(inner);
+      const ke = k === undefined ? null : buildEncoder(k, true);
+      const ve = val === undefined ? null : buildEncoder(val, true);
+      if (!ke || !ve) return null;
+      return (v) => {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new EncodeMismatch();
+        return `{${Object.entries(v).map(([a, b]) => `${ke(a)}:${ve(b)}`).join(',')}}`;
+      };
+    }
+    case 'Tuple': {
+      const parts = splitTopLevel(inner).map((el) => {
+        const named = /^`?([A-Za-z_][A-Za-z0-9_]*)`?\s+(\S[\s\S]*)$/.exec(el);
+        return named ? { name: named[1]!, enc: buildEncoder(named[2]!, true) } : { name: null, enc: buildEncoder(el, true) };
+      });
+      if (parts.some((p) => !p.enc)) return null;
+      return (v) => {
+        if (Array.isArray(v)) {
+          if (v.length !== parts.length) throw new EncodeMismatch();
+          return `(${parts.map((p, i) => p.enc!(v[i])).join(',')})`;
+        }
+        if (typeof v !== 'object' || v === null || parts.some((p) => p.name === null)) throw new EncodeMismatch();
+        const o = v as Record<string, unknown>;
+        return `(${parts.map((p) => p.enc!(o[p.name!])).join(',')})`;
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Splits `a, b(c, d), 'e,f'` at its top-level commas. */
+function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = false;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === "'") quote = false;
+    } else if (ch === "'") quote = true;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === ',' && depth === 0) {
+      out.push(s.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  const last = s.slice(start).trim();
+  if (last !== '') out.push(last);
+  return out;
+}
+
+function encodeNumber(v: unknown): string {
+  if (typeof v === 'string' || typeof v === 'bigint' || (typeof v === 'number' && Number.isFinite(v))) return String(v);
+  throw new EncodeMismatch();
+}
+
+function encodeBool(v: unknown): string {
+  if (v === true) return 'true';
+  if (v === false) return 'false';
+  throw new EncodeMismatch();
+}
+
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
+const TSV_SPECIAL = /[\\\t\n\r\0]/;
+const TSV_SPECIAL_ALL = /[\\\t\n\r\0]/g;
+
+function encodeTsvString(v: unknown): string {
+  if (typeof v !== 'string') throw new EncodeMismatch();
+  return TSV_SPECIAL.test(v) ? v.replace(TSV_SPECIAL_ALL, (c) => TSV_ESCAPES[c]!) : v;
+}
+
+const QUOTED_ESCAPES: Record<string, string> = { ...TSV_ESCAPES, "'": "\\'" };
+const QUOTED_SPECIAL_ALL = /[\\'\t\n\r\0]/g;
+
+function encodeQuotedString(v: unknown): string {
+  if (typeof v !== 'string') throw new EncodeMismatch();
+  return `'${v.replace(QUOTED_SPECIAL_ALL, (c) => QUOTED_ESCAPES[c]!)}'`;
+}
+
 /** First words of a statement, for error messages and logs (never the bound values: they are not in the text). */
 function summarize(query: string): string {
   const s = query.replace(/\s+/g, ' ').trim();
@@ -213,6 +461,11 @@ export function embeddedPath(dataDir: string): string {
 interface EmbeddedEngine {
   path: string;
   client: ClickHouseClient;
+  connection: ChdbConnection;
+  /** Whether inserts hand their data over as files ({@link stagingDir}); off once the engine refused one. */
+  stageInserts: boolean;
+  stagingDir: string | null;
+  staged: number;
   refs: number;
   tail: Promise<unknown>;
 }
@@ -232,8 +485,12 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
     mkdirSync(dir, { recursive: true });
     // chdb types its connection against @clickhouse/client-common, which @clickhouse/client 1.23 inlines as its own
     // copy: the two `Connection` types are the same contract but not the same declarations.
-    const connection = createChdbConnection({ path: dir }) as unknown as ClickHouseClientConfigOptions['connection'];
-    engine = { path: dir, client: createClient({ connection, log: clientLog(logger) }), refs: 0, tail: Promise.resolve() };
+    const connection = createChdbConnection({ path: dir });
+    const client = createClient({
+      connection: connection as unknown as ClickHouseClientConfigOptions['connection'],
+      log: clientLog(logger),
+    });
+    engine = { path: dir, client, connection, stageInserts: true, stagingDir: null, staged: 0, refs: 0, tail: Promise.resolve() };
   }
   const e = engine;
   e.refs++;
@@ -250,6 +507,39 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
       );
       return result;
     },
+    async insertText(table, columns, types, body, settings): Promise<void> {
+      if (e.stageInserts) {
+        // chdb spends ~3-4 ms per MB of inline INSERT data outside the query itself (about as long as ClickHouse then
+        // takes to parse and write it); handing it the same bytes as a file on tmpfs skips that (bench/RESULTS.md,
+        // ingest). The file lives for the statement only.
+        const file = path.join(stagingDir(e), `${++e.staged}.tsv`);
+        writeFileSync(file, body);
+        try {
+          await e.connection.chdb.queryAsync(
+            `INSERT INTO ${table} (${columns.map((c) => `\`${c}\``).join(', ')}) SELECT * FROM file(${sqlString(file)}, 'TabSeparated', ` +
+              `${sqlString(columns.map((c, i) => `\`${c}\` ${types[i]}`).join(', '))}) SETTINGS ${settingsClause(settings)}`,
+          );
+          return;
+        } catch (err) {
+          const mapped = asClickHouseError(err);
+          // An engine that may not read local files (a build or a configuration that forbids it) gets the data inline
+          // from now on; any other error is the statement's own.
+          if (!STAGING_REFUSED.has((mapped as { type?: string }).type ?? '')) throw mapped;
+          e.stageInserts = false;
+        } finally {
+          rmSync(file, { force: true });
+        }
+      }
+      // chdb's raw insert hands the Buffer to the engine as it is: no round trip through JS strings and no SET
+      // statements (the settings go in the INSERT's own SETTINGS clause), which @clickhouse/client's insert over
+      // the chdb connection would add.
+      try {
+        await e.connection.chdb.rawInsert({ table, columns: [...columns], values: body, format: 'TabSeparated', settings: plainSettings(settings) });
+      } catch (err) {
+        // The same shape the chdb connection gives every other statement's error (ClickHouse code and type).
+        throw asClickHouseError(err);
+      }
+    },
     async release(): Promise<void> {
       if (released) return;
       released = true;
@@ -258,6 +548,7 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
       await e.tail;
       if (e.refs > 0) return;
       if (engine === e) engine = null;
+      if (e.stagingDir) rmSync(e.stagingDir, { recursive: true, force: true });
       await e.client.close();
     },
   };
@@ -341,8 +632,70 @@ async function openServer(
     prefix: '',
     abortable: true,
     run: (fn) => fn(),
+    async insertText(table, columns, _types, body, clickhouse_settings, abort_signal): Promise<void> {
+      await client.insert({
+        table: quoteQualified(table),
+        columns: columns.map((c) => `\`${c}\``) as [string, ...string[]],
+        values: Readable.from([body], { objectMode: false }),
+        format: 'TabSeparated',
+        clickhouse_settings,
+        ...(abort_signal ? { abort_signal } : {}),
+      });
+    },
     release: () => client.close(),
   };
+}
+
+/** `db.table` (plain identifiers) → `` `db`.`table` ``. */
+function quoteQualified(table: string): string {
+  return table
+    .split('.')
+    .map((p) => `\`${p}\``)
+    .join('.');
+}
+
+/** Settings as the plain scalars an INSERT's SETTINGS clause takes. */
+function plainSettings(settings: ClickHouseSettings): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(settings)) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
+  }
+  return out;
+}
+
+/** ClickHouse error types that mean "this engine will not read the staged file" (not a problem of the data). */
+const STAGING_REFUSED = new Set(['PATH_ACCESS_DENIED', 'DATABASE_ACCESS_DENIED', 'ACCESS_DENIED', 'FILE_DOESNT_EXIST', 'CANNOT_OPEN_FILE', 'UNKNOWN_FUNCTION']);
+
+/**
+ * The engine's private directory for staged insert data: on tmpfs (`/dev/shm`) where there is one, so the bytes
+ * never reach a disk; removed with the engine.
+ */
+function stagingDir(e: EmbeddedEngine): string {
+  if (!e.stagingDir) e.stagingDir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'tonflow-chdb-'));
+  return e.stagingDir;
+}
+
+/** A ClickHouse string literal. */
+function sqlString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** `k=v, …` for a statement's SETTINGS clause (names are ClickHouse identifiers, values numbers or literals). */
+function settingsClause(settings: ClickHouseSettings): string {
+  return Object.entries(plainSettings(settings))
+    .map(([k, v]) => {
+      if (!IDENTIFIER.test(k)) throw new NonRetryableError('STORE_BAD_SETTING', `setting name ${JSON.stringify(k)} is not an identifier`);
+      return `${k} = ${typeof v === 'number' ? String(v) : typeof v === 'boolean' ? (v ? '1' : '0') : sqlString(v)}`;
+    })
+    .join(', ');
+}
+
+/** A chdb error as the ClickHouse error it reports (`Code: N. DB::Exception: … (TYPE)`), cause kept. */
+function asClickHouseError(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  const mapped = parseError(message);
+  if (mapped !== err && mapped.cause === undefined) Object.defineProperty(mapped, 'cause', { value: err, enumerable: false, configurable: true, writable: true });
+  return mapped;
 }
 
 /** Routes @clickhouse/client's own log lines (warnings about sockets, retries) into our logger. */

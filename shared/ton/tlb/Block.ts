@@ -5,6 +5,7 @@ import { type BlockExtra, loadBlockExtra } from './BlockExtra.js';
 import { type BlockInfo, loadBlockInfo } from './BlockInfo.js';
 import { type MerkleUpdate, loadMerkleUpdate } from './MerkleUpdate.js';
 import { type ValueFlow, loadValueFlow } from './ValueFlow.js';
+import type { TlbBuilder } from './builder.js';
 
 /**
  * `block#11ef55aa global_id:int32 info:^BlockInfo value_flow:^ValueFlow state_update:^(MERKLE_UPDATE ShardState)
@@ -29,4 +30,14 @@ export function loadBlock(boc: Boc, cell: number = boc.root): Block {
   const stateUpdate = loadMerkleUpdate(boc, s.loadRef());
   const extra = loadBlockExtra(new Slice(boc, s.loadRef()));
   return { cell, globalId, info, valueFlow, stateUpdate, extra };
+}
+
+/** Writes `block#11ef55aa` from its four finished parts (the state update is the exotic Merkle-update cell). */
+export function storeBlock<C>(blk: { globalId: number; info: C; valueFlow: C; stateUpdate: C; extra: C }, b: TlbBuilder<C>): void {
+  b.storeUint(0x11ef55aa, 32);
+  b.storeInt(blk.globalId, 32);
+  b.storeRef(blk.info);
+  b.storeRef(blk.valueFlow);
+  b.storeRef(blk.stateUpdate);
+  b.storeRef(blk.extra);
 }

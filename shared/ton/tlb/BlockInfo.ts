@@ -4,6 +4,11 @@ import { type BlkPrevInfo, loadBlkPrevInfo } from './BlkPrevInfo.js';
 import { type ExtBlkRef, loadExtBlkRef } from './ExtBlkRef.js';
 import { type GlobalVersion, loadGlobalVersion } from './GlobalVersion.js';
 import { type ShardIdent, loadShardIdent } from './ShardIdent.js';
+import type { TlbBuilder } from './builder.js';
+import { storeBlkPrevInfo } from './BlkPrevInfo.js';
+import { storeExtBlkRef } from './ExtBlkRef.js';
+import { storeGlobalVersion } from './GlobalVersion.js';
+import { storeShardIdent } from './ShardIdent.js';
 
 /** `block_info#9bc7a987 ... = BlockInfo` (block.tlb, BlockInfo). */
 export interface BlockInfo {
@@ -90,4 +95,42 @@ export function loadBlockInfo(s: Slice): BlockInfo {
     prevRef,
     prevVertRef,
   };
+}
+
+/** Writes `block_info#9bc7a987`; `flags & 1` must agree with `genSoftware`, `notMaster` with `masterRef`. */
+export function storeBlockInfo<C>(info: BlockInfo, b: TlbBuilder<C>): void {
+  if ((info.flags & 1) !== (info.genSoftware ? 1 : 0)) throw new RangeError('BlockInfo: flags bit 0 must match gen_software');
+  if (info.notMaster !== (info.masterRef !== null)) throw new RangeError('BlockInfo: master_ref is present exactly when not_master');
+  if (info.vertSeqnoIncr !== (info.prevVertRef !== null)) throw new RangeError('BlockInfo: prev_vert_ref is present exactly when vert_seqno_incr');
+  if (info.prevRef.afterMerge !== info.afterMerge) throw new RangeError('BlockInfo: prev_ref shape must match after_merge');
+  b.storeUint(0x9bc7a987, 32);
+  b.storeUint(info.version, 32);
+  for (const bit of [info.notMaster, info.afterMerge, info.beforeSplit, info.afterSplit, info.wantSplit, info.wantMerge, info.keyBlock, info.vertSeqnoIncr]) {
+    b.storeBit(bit);
+  }
+  b.storeUint(info.flags, 8);
+  b.storeUint(info.seqno, 32);
+  b.storeUint(info.vertSeqno, 32);
+  storeShardIdent(info.shard, b);
+  b.storeUint(info.genUtime, 32);
+  b.storeUint(info.startLt, 64);
+  b.storeUint(info.endLt, 64);
+  b.storeUint(info.genValidatorListHashShort, 32);
+  b.storeUint(info.genCatchainSeqno, 32);
+  b.storeUint(info.minRefMcSeqno, 32);
+  b.storeUint(info.prevKeyBlockSeqno, 32);
+  if (info.genSoftware) storeGlobalVersion(info.genSoftware, b);
+  if (info.masterRef) {
+    const m = b.child();
+    storeExtBlkRef(info.masterRef, m);
+    b.storeRef(m.endCell());
+  }
+  const p = b.child();
+  storeBlkPrevInfo(info.prevRef, p);
+  b.storeRef(p.endCell());
+  if (info.prevVertRef) {
+    const v = b.child();
+    storeBlkPrevInfo(info.prevVertRef, v);
+    b.storeRef(v.endCell());
+  }
 }

@@ -1,4 +1,5 @@
 import type { Slice } from '../boc/slice.js';
+import type { TlbBuilder } from './builder.js';
 import { Slice as SliceClass } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 
@@ -128,4 +129,200 @@ export function lookupHashmapAugE(s: Slice, n: number, key: Uint8Array, skipExtr
     pos++;
     m--;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Serialization
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Bit `i` of `key` (bit 0 = the top bit of byte 0). */
+export function keyBit(key: Uint8Array, i: number): number {
+  return (key[i >> 3]! >> (7 - (i & 7))) & 1;
+}
+
+/** An unsigned (or two's complement, for negative `value`) big-endian key of `bits` bits, as bytes. */
+export function keyFromInt(value: number | bigint, bits: number): Uint8Array {
+  const out = new Uint8Array((bits + 7) >> 3);
+  let v = BigInt.asUintN(bits, BigInt(value)) << BigInt(out.length * 8 - bits);
+  for (let i = out.length - 1; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+/** Concatenates bit strings (each `[bytes, bits]`) into one key. */
+export function keyConcat(parts: Array<[Uint8Array, number]>): Uint8Array {
+  const total = parts.reduce((n, [, bits]) => n + bits, 0);
+  const out = new Uint8Array((total + 7) >> 3);
+  let pos = 0;
+  for (const [src, bits] of parts) {
+    for (let i = 0; i < bits; i++, pos++) if (keyBit(src, i)) out[pos >> 3]! |= 0x80 >> (pos & 7);
+  }
+  return out;
+}
+
+/**
+ * Writes `HmLabel ~len maxLen` for the key bits [from, from + len), choosing the constructor exactly as the node
+ * does (crypto/vm/dict.cpp `append_dict_label` / `append_dict_label_same`): `hml_same$11` when every bit is equal
+ * and it is shorter, otherwise `hml_long$10` when ⌈log2(maxLen + 1)⌉ < len, otherwise `hml_short$0`.
+ */
+export function storeHmLabel<C>(b: TlbBuilder<C>, key: Uint8Array, from: number, len: number, maxLen: number): void {
+  const k = 32 - Math.clz32(maxLen);
+  if (len > 1 && k < 2 * len - 1) {
+    const first = keyBit(key, from);
+    let same = true;
+    for (let i = 1; i < len && same; i++) same = keyBit(key, from + i) === first;
+    if (same) {
+      b.storeUint(6 + first, 3);
+      b.storeUint(len, k);
+      return;
+    }
+  }
+  if (k < len) {
+    b.storeUint(2, 2);
+    b.storeUint(len, k);
+  } else {
+    b.storeBit(0);
+    for (let i = 0; i < len; i++) b.storeBit(1);
+    b.storeBit(0);
+  }
+  b.storeBitsFrom(key, from, len);
+}
+
+/** One entry of a dictionary to serialize: the key as bytes (its first `n` bits count) and the value. */
+export interface HashmapEntry<V> {
+  key: Uint8Array;
+  value: V;
+}
+
+/** How a `HashmapAug n X Y` computes and stores its `extra:Y` (leaf from the value, fork from both children). */
+export interface Augmentation<V, Y, C> {
+  leaf(value: V): Y;
+  fork(left: Y, right: Y): Y;
+  /** The extra of an empty `HashmapAugE`. */
+  empty: Y;
+  store(extra: Y, b: TlbBuilder<C>): void;
+}
+
+/** Value serializer of a dictionary: writes `value:X` (inline, as TL-B lays it out in the leaf). */
+export type StoreValue<V, C> = (value: V, b: TlbBuilder<C>) => void;
+
+/**
+ * Writes the edge `hm_edge` / `ahm_edge` for `entries[lo, hi)` (sorted by key, distinct) whose first `from` key
+ * bits are already consumed, `m` bits remaining; returns the edge's augmentation (undefined for plain maps).
+ */
+function storeEdge<V, Y, C>(
+  b: TlbBuilder<C>,
+  entries: ReadonlyArray<HashmapEntry<V>>,
+  lo: number,
+  hi: number,
+  from: number,
+  m: number,
+  value: StoreValue<V, C>,
+  aug: Augmentation<V, Y, C> | undefined,
+): Y | undefined {
+  const first = entries[lo]!.key;
+  if (hi - lo === 1) {
+    storeHmLabel(b, first, from, m, m);
+    let extra: Y | undefined;
+    if (aug) {
+      extra = aug.leaf(entries[lo]!.value);
+      aug.store(extra, b);
+    }
+    value(entries[lo]!.value, b);
+    return extra;
+  }
+  // Sorted keys: the common prefix of the whole range is that of its first and last key.
+  const last = entries[hi - 1]!.key;
+  let l = 0;
+  while (l < m && keyBit(first, from + l) === keyBit(last, from + l)) l++;
+  if (l === m) throw new RangeError(`Hashmap: duplicate key among ${hi - lo} entries`);
+  storeHmLabel(b, first, from, l, m);
+  const at = from + l;
+  let mid = lo;
+  while (keyBit(entries[mid]!.key, at) === 0) mid++;
+  const left = b.child();
+  const le = storeEdge(left, entries, lo, mid, at + 1, m - l - 1, value, aug);
+  const right = b.child();
+  const re = storeEdge(right, entries, mid, hi, at + 1, m - l - 1, value, aug);
+  b.storeRef(left.endCell());
+  b.storeRef(right.endCell());
+  if (!aug) return undefined;
+  const extra = aug.fork(le!, re!);
+  aug.store(extra, b);
+  return extra;
+}
+
+function checkSorted<V>(entries: ReadonlyArray<HashmapEntry<V>>, n: number): void {
+  for (let i = 1; i < entries.length; i++) {
+    const a = entries[i - 1]!.key;
+    const c = entries[i]!.key;
+    let d = 0;
+    for (let k = 0; k < n && d === 0; k++) d = keyBit(c, k) - keyBit(a, k);
+    if (d <= 0) throw new RangeError('Hashmap: entries must be sorted by key and distinct');
+  }
+}
+
+/** The root cell of a non-empty `Hashmap n X` (or `HashmapAug n X Y`) and its total augmentation. */
+export function hashmapRoot<V, Y, C>(
+  parent: TlbBuilder<C>,
+  entries: ReadonlyArray<HashmapEntry<V>>,
+  n: number,
+  value: StoreValue<V, C>,
+  aug?: Augmentation<V, Y, C>,
+): { cell: C; extra: Y | undefined } {
+  checkSorted(entries, n);
+  const b = parent.child();
+  const extra = storeEdge(b, entries, 0, entries.length, 0, n, value, aug);
+  return { cell: b.endCell(), extra };
+}
+
+/** `hme_empty$0` / `hme_root$1 root:^(Hashmap n X)` (block.tlb HashmapE); `entries` sorted by key. */
+export function storeHashmapE<V, C>(b: TlbBuilder<C>, entries: ReadonlyArray<HashmapEntry<V>>, n: number, value: StoreValue<V, C>): void {
+  if (entries.length === 0) {
+    b.storeBit(0);
+    return;
+  }
+  b.storeBit(1);
+  b.storeRef(hashmapRoot(b, entries, n, value).cell);
+}
+
+/**
+ * `ahme_empty$0 extra:Y` / `ahme_root$1 root:^(HashmapAug n X Y) extra:Y` (block.tlb HashmapAugE); returns the
+ * total augmentation it wrote.
+ */
+export function storeHashmapAugE<V, Y, C>(
+  b: TlbBuilder<C>,
+  entries: ReadonlyArray<HashmapEntry<V>>,
+  n: number,
+  value: StoreValue<V, C>,
+  aug: Augmentation<V, Y, C>,
+): Y {
+  if (entries.length === 0) {
+    b.storeBit(0);
+    aug.store(aug.empty, b);
+    return aug.empty;
+  }
+  const root = hashmapRoot(b, entries, n, value, aug);
+  b.storeBit(1);
+  b.storeRef(root.cell);
+  aug.store(root.extra!, b);
+  return root.extra!;
+}
+
+/**
+ * A non-empty `HashmapAug n X Y` written inline (its root edge in `b` itself, as `acc_trans` holds its
+ * transactions); returns the total augmentation.
+ */
+export function storeHashmapAug<V, Y, C>(
+  b: TlbBuilder<C>,
+  entries: ReadonlyArray<HashmapEntry<V>>,
+  n: number,
+  value: StoreValue<V, C>,
+  aug: Augmentation<V, Y, C>,
+): Y {
+  if (entries.length === 0) throw new RangeError('HashmapAug: a non-empty map needs at least one entry');
+  checkSorted(entries, n);
+  return storeEdge(b, entries, 0, entries.length, 0, n, value, aug)!;
 }

@@ -1,6 +1,7 @@
 import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 import { type MsgEnvelope, loadMsgEnvelope } from './MsgEnvelope.js';
+import type { TlbBuilder } from './builder.js';
 
 /** InMsg constructors (block.tlb `msg_import_*`, `msg_discard_*`). */
 export type InMsgType =
@@ -77,4 +78,22 @@ export function loadInMsg(s: Slice): InMsg {
     default:
       throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', 'InMsg', `tag $${t3.toString(2).padStart(3, '0')}`);
   }
+}
+
+/** The InMsg constructors a collator without IHR or transit writes for messages it imports. */
+export type InMsgInput<C> =
+  | { type: 'msg_import_ext'; msg: C; transaction: C }
+  | { type: 'msg_import_fin' | 'msg_import_imm'; envelope: C; transaction: C; fwdFee: bigint };
+
+export function storeInMsg<C>(m: InMsgInput<C>, b: TlbBuilder<C>): void {
+  if (m.type === 'msg_import_ext') {
+    b.storeUint(0b000, 3);
+    b.storeRef(m.msg);
+    b.storeRef(m.transaction);
+    return;
+  }
+  b.storeUint(m.type === 'msg_import_fin' ? 0b100 : 0b011, 3);
+  b.storeRef(m.envelope);
+  b.storeRef(m.transaction);
+  b.storeCoins(m.fwdFee);
 }

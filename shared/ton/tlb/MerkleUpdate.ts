@@ -1,6 +1,7 @@
 import type { Boc } from '../boc/reader.js';
 import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
+import type { TlbBuilder } from './builder.js';
 
 /**
  * `!merkle_update#04 old_hash:bits256 new_hash:bits256 old_depth:uint16 new_depth:uint16 old:^X new:^X`
@@ -29,4 +30,33 @@ export function loadMerkleUpdate(boc: Boc, cell: number): MerkleUpdate {
     old: s.loadRef(),
     new: s.loadRef(),
   };
+}
+
+/**
+ * Writes the data of `!merkle_update#04` into `b` (end it with `endCell({ exotic: true })`). The stored hashes and
+ * depths are the level-0 ones of each side, i.e. those of the full states the sides stand for.
+ */
+export function storeMerkleUpdate<C>(
+  u: { oldHash: Uint8Array; newHash: Uint8Array; oldDepth: number; newDepth: number; old: C; new: C },
+  b: TlbBuilder<C>,
+): void {
+  b.storeUint(4, 8);
+  b.storeBytes(u.oldHash);
+  b.storeBytes(u.newHash);
+  b.storeUint(u.oldDepth, 16);
+  b.storeUint(u.newDepth, 16);
+  b.storeRef(u.old);
+  b.storeRef(u.new);
+}
+
+/**
+ * Writes the data of a level-1 pruned branch (tvm.pdf §3.1.7: type 1, level mask 1, the pruned cell's hash and
+ * depth) into `b`; end it with `endCell({ exotic: true })`. This is what stands for an untouched subtree on either
+ * side of a Merkle update.
+ */
+export function storePrunedBranch<C>(hash: Uint8Array, depth: number, b: TlbBuilder<C>): void {
+  b.storeUint(1, 8);
+  b.storeUint(1, 8);
+  b.storeBytes(hash);
+  b.storeUint(depth, 16);
 }

@@ -1,5 +1,6 @@
 import type { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
+import type { TlbBuilder } from './builder.js';
 
 /**
  * `msg_envelope#4` and `msg_envelope_v2#5` (block.tlb, MsgEnvelope). Only the message reference and the
@@ -34,4 +35,23 @@ function skipIntermediateAddress(s: Slice): void {
   }
   if (!s.loadBit()) s.skip(8 + 64);
   else s.skip(32 + 64);
+}
+
+/** What `msg_envelope#4` needs to be written: the intermediate addresses as `interm_addr_regular` bit counts. */
+export interface MsgEnvelopeInput<C> {
+  /** `use_dest_bits` of `cur_addr` (0: still at the source). */
+  curUseDestBits: number;
+  /** `use_dest_bits` of `next_addr` (96: the next hop is the destination). */
+  nextUseDestBits: number;
+  fwdFeeRemaining: bigint;
+  msg: C;
+}
+
+export function storeMsgEnvelope<C>(e: MsgEnvelopeInput<C>, b: TlbBuilder<C>): void {
+  if (e.curUseDestBits > 96 || e.nextUseDestBits > 96) throw new RangeError('IntermediateAddress: use_dest_bits > 96');
+  b.storeUint(4, 4);
+  b.storeUint(e.curUseDestBits, 8); // interm_addr_regular$0 use_dest_bits:(#<= 96)
+  b.storeUint(e.nextUseDestBits, 8);
+  b.storeCoins(e.fwdFeeRemaining);
+  b.storeRef(e.msg);
 }

@@ -1,6 +1,7 @@
 import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 import { type MsgEnvelope, loadMsgEnvelope } from './MsgEnvelope.js';
+import type { TlbBuilder } from './builder.js';
 
 /** OutMsg constructors (block.tlb `msg_export_*`). */
 export type OutMsgType =
@@ -80,5 +81,32 @@ export function loadOutMsg(s: Slice): OutMsg {
     }
     default:
       throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', 'OutMsg', `tag $${t3.toString(2).padStart(3, '0')}`);
+  }
+}
+
+/** The OutMsg constructors a collator without IHR or transit writes. */
+export type OutMsgInput<C> =
+  | { type: 'msg_export_ext'; msg: C; transaction: C }
+  | { type: 'msg_export_new'; envelope: C; transaction: C }
+  | { type: 'msg_export_deq_short'; envelopeHash: Uint8Array; nextWorkchain: number; nextAddrPfx: bigint; importBlockLt: bigint };
+
+export function storeOutMsg<C>(m: OutMsgInput<C>, b: TlbBuilder<C>): void {
+  switch (m.type) {
+    case 'msg_export_ext':
+      b.storeUint(0b000, 3);
+      b.storeRef(m.msg);
+      b.storeRef(m.transaction);
+      return;
+    case 'msg_export_new':
+      b.storeUint(0b001, 3);
+      b.storeRef(m.envelope);
+      b.storeRef(m.transaction);
+      return;
+    case 'msg_export_deq_short':
+      b.storeUint(0b1101, 4);
+      b.storeBytes(m.envelopeHash);
+      b.storeInt(m.nextWorkchain, 32);
+      b.storeUint(m.nextAddrPfx, 64);
+      b.storeUint(m.importBlockLt, 64);
   }
 }

@@ -2,6 +2,9 @@ import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 import { type CurrencyCollection, loadCurrencyCollection } from './CurrencyCollection.js';
 import { type FutureSplitMerge, loadFutureSplitMerge } from './FutureSplitMerge.js';
+import type { TlbBuilder } from './builder.js';
+import { storeCurrencyCollection } from './CurrencyCollection.js';
+import { storeFutureSplitMerge } from './FutureSplitMerge.js';
 
 /** `shard_descr#b` and `shard_descr_new#a` (fees in a referenced cell) (block.tlb, ShardDescr). */
 export interface ShardDescr {
@@ -71,4 +74,26 @@ export function loadShardDescr(s: Slice): ShardDescr {
     feesCollected,
     fundsCreated,
   };
+}
+
+/** Writes `shard_descr_new#a` (fees in a referenced cell), the form current collators write. */
+export function storeShardDescr<C>(d: ShardDescr, b: TlbBuilder<C>): void {
+  b.storeUint(0xa, 4);
+  b.storeUint(d.seqno, 32);
+  b.storeUint(d.regMcSeqno, 32);
+  b.storeUint(d.startLt, 64);
+  b.storeUint(d.endLt, 64);
+  b.storeBytes(d.rootHash);
+  b.storeBytes(d.fileHash);
+  for (const bit of [d.beforeSplit, d.beforeMerge, d.wantSplit, d.wantMerge, d.nxCcUpdated]) b.storeBit(bit);
+  b.storeUint(d.flags, 3);
+  b.storeUint(d.nextCatchainSeqno, 32);
+  b.storeUint(d.nextValidatorShard, 64);
+  b.storeUint(d.minRefMcSeqno, 32);
+  b.storeUint(d.genUtime, 32);
+  storeFutureSplitMerge(d.splitMergeAt, b);
+  const fees = b.child();
+  storeCurrencyCollection(d.feesCollected, fees);
+  storeCurrencyCollection(d.fundsCreated, fees);
+  b.storeRef(fees.endCell());
 }

@@ -1,6 +1,7 @@
 import type { Slice } from '../boc/slice.js';
-import { type CurrencyCollection, loadCurrencyCollection } from './CurrencyCollection.js';
-import { keyToInt, keyToNumber, walkHashmapE } from './Hashmap.js';
+import type { TlbBuilder } from './builder.js';
+import { type CurrencyCollection, addCurrencyCollections, grams, loadCurrencyCollection, storeCurrencyCollection } from './CurrencyCollection.js';
+import { type HashmapEntry, keyConcat, keyFromInt, keyToInt, keyToNumber, storeHashmapAugE, walkHashmapE } from './Hashmap.js';
 
 /** `_ fees:CurrencyCollection create:CurrencyCollection = ShardFeeCreated` (block.tlb). */
 export interface ShardFeeCreated {
@@ -36,4 +37,22 @@ export function loadShardFees(s: Slice): { entries: ShardFee[]; total: ShardFeeC
     },
   );
   return { entries, total: loadShardFeeCreated(s) };
+}
+
+export function storeShardFeeCreated<C>(f: ShardFeeCreated, b: TlbBuilder<C>): void {
+  storeCurrencyCollection(f.fees, b);
+  storeCurrencyCollection(f.create, b);
+}
+
+/** Writes ShardFees (augmentation: the sum of both collections); returns the total. */
+export function storeShardFees<C>(fees: ReadonlyArray<ShardFee>, b: TlbBuilder<C>): ShardFeeCreated {
+  const entries: Array<HashmapEntry<ShardFeeCreated>> = fees
+    .map((f) => ({ key: keyConcat([[keyFromInt(f.workchain, 32), 32], [keyFromInt(f.shard, 64), 64]]), value: { fees: f.fees, create: f.create } }))
+    .sort((x, y) => Buffer.compare(Buffer.from(x.key), Buffer.from(y.key)));
+  return storeHashmapAugE(b, entries, 96, storeShardFeeCreated, {
+    leaf: (v) => v,
+    fork: (l, r) => ({ fees: addCurrencyCollections(l.fees, r.fees), create: addCurrencyCollections(l.create, r.create) }),
+    empty: { fees: grams(0n), create: grams(0n) },
+    store: storeShardFeeCreated,
+  });
 }

@@ -2,6 +2,9 @@ import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 import { keyToInt, walkHashmapE } from './Hashmap.js';
 import { type ShardDescr, loadShardDescr } from './ShardDescr.js';
+import type { TlbBuilder } from './builder.js';
+import { keyFromInt, storeHashmapE } from './Hashmap.js';
+import { storeShardDescr } from './ShardDescr.js';
 
 /** One leaf of `_ (HashmapE 32 ^(BinTree ShardDescr)) = ShardHashes`, with its shard id derived from the tree path. */
 export interface ShardHash {
@@ -35,4 +38,39 @@ function walkBinTree(s: Slice, prefix: bigint, depth: number, workchain: number,
   const right = s.loadRef();
   walkBinTree(new Slice(s.boc, left), prefix, depth + 1, workchain, out);
   walkBinTree(new Slice(s.boc, right), prefix | (1n << BigInt(63 - depth)), depth + 1, workchain, out);
+}
+
+/**
+ * Writes `_ (HashmapE 32 ^(BinTree ShardDescr)) = ShardHashes`: per workchain, the shard tree whose leaves are the
+ * given shards (each workchain's shards must cover it exactly, as a split tree does).
+ */
+export function storeShardHashes<C>(hashes: ReadonlyArray<ShardHash>, b: TlbBuilder<C>): void {
+  const byWorkchain = new Map<number, ShardHash[]>();
+  for (const h of hashes) byWorkchain.set(h.workchain, [...(byWorkchain.get(h.workchain) ?? []), h]);
+  // Keys are int32: sort by their two's complement bits, which is how the dictionary orders them.
+  const entries = [...byWorkchain.entries()]
+    .map(([wc, list]) => ({ key: keyFromInt(wc, 32), value: list }))
+    .sort((x, y) => Buffer.compare(Buffer.from(x.key), Buffer.from(y.key)));
+  storeHashmapE(b, entries, 32, (list, vb) => {
+    const tree = vb.child();
+    storeBinTree(list, 0n, 0, tree);
+    vb.storeRef(tree.endCell());
+  });
+}
+
+function storeBinTree<C>(list: ReadonlyArray<ShardHash>, prefix: bigint, depth: number, b: TlbBuilder<C>): void {
+  const tag = 1n << BigInt(63 - depth);
+  const leaf = list.find((h) => h.shard === (prefix | tag));
+  if (leaf) {
+    b.storeBit(0);
+    storeShardDescr(leaf.descr, b);
+    return;
+  }
+  if (depth >= 60) throw new RangeError('ShardHashes: shards do not cover the workchain');
+  b.storeBit(1);
+  for (const half of [prefix, prefix | tag]) {
+    const c = b.child();
+    storeBinTree(list, half, depth + 1, c);
+    b.storeRef(c.endCell());
+  }
 }

@@ -1,5 +1,6 @@
 import type { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
+import type { TlbBuilder } from './builder.js';
 
 /** `shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64 = ShardIdent` (block.tlb). */
 export interface ShardIdent {
@@ -23,4 +24,17 @@ export function loadShardIdent(s: Slice): ShardIdent {
 export function shardId(id: ShardIdent): bigint {
   const tag = 1n << BigInt(63 - id.pfxBits);
   return (id.prefix & ~(tag * 2n - 1n) & 0xffffffffffffffffn) | tag;
+}
+
+export function storeShardIdent<C>(id: ShardIdent, b: TlbBuilder<C>): void {
+  b.storeUint(0, 2);
+  b.storeUint(id.pfxBits, 6);
+  b.storeInt(id.workchain, 32);
+  b.storeUint(id.prefix, 64);
+}
+
+/** The ShardIdent of a 64-bit shard id with tag bit (the inverse of {@link shardId}). */
+export function shardIdent(workchain: number, shard: bigint): ShardIdent {
+  const tz = shard === 0n ? 64 : 63 - (shard & -shard).toString(2).length + 1;
+  return { pfxBits: tz, workchain, prefix: shard & (shard - 1n) };
 }

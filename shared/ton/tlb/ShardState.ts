@@ -3,6 +3,12 @@ import { tlbError } from '../errors.js';
 import { skipCurrencyCollection } from './CurrencyCollection.js';
 import { lookupHashmapAugE } from './Hashmap.js';
 import { type ShardAccount, loadShardAccount } from './ShardAccount.js';
+import type { TlbBuilder } from './builder.js';
+import { type CurrencyCollection, storeCurrencyCollection } from './CurrencyCollection.js';
+import { type ExtBlkRef, storeExtBlkRef } from './ExtBlkRef.js';
+import { type ShardIdent, storeShardIdent } from './ShardIdent.js';
+import { type ShardHash } from './ShardHashes.js';
+import { storeShardHashes } from './ShardHashes.js';
 
 /**
  * The accounts dictionary of one side of a block's state update: `shard_state#9023afe2 ... accounts:^ShardAccounts`
@@ -42,4 +48,115 @@ export function findShardAccount(state: ShardStateAccounts, boc: Slice['boc'], a
     if (v && !boc.isExotic(boc.ref(v.cell, v.refPos))) return loadShardAccount(v);
   }
   return null;
+}
+
+/** `depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection = DepthBalanceInfo` (ShardAccounts' augmentation). */
+export interface DepthBalanceInfo {
+  splitDepth: number;
+  balance: CurrencyCollection;
+}
+
+export function storeDepthBalanceInfo<C>(d: DepthBalanceInfo, b: TlbBuilder<C>): void {
+  b.storeUint(d.splitDepth, 5);
+  storeCurrencyCollection(d.balance, b);
+}
+
+/**
+ * A `shard_state#9023afe2` (ShardStateUnsplit) to write. The out-message queue info, the accounts dictionary and
+ * the masterchain extra are finished cells; libraries are always empty here.
+ */
+export interface ShardStateInput<C> {
+  globalId: number;
+  shard: ShardIdent;
+  seqno: number;
+  vertSeqno: number;
+  genUtime: number;
+  genLt: bigint;
+  minRefMcSeqno: number;
+  outMsgQueueInfo: C;
+  beforeSplit: boolean;
+  /** A cell holding `ShardAccounts` (HashmapAugE 256 ShardAccount DepthBalanceInfo). */
+  accounts: C;
+  overloadHistory: bigint;
+  underloadHistory: bigint;
+  totalBalance: CurrencyCollection;
+  totalValidatorFees: CurrencyCollection;
+  masterRef: ExtBlkRef | null;
+  /** The McStateExtra cell of a masterchain state. */
+  custom: C | null;
+}
+
+export function storeShardState<C>(st: ShardStateInput<C>, b: TlbBuilder<C>): void {
+  b.storeUint(0x9023afe2, 32);
+  b.storeInt(st.globalId, 32);
+  storeShardIdent(st.shard, b);
+  b.storeUint(st.seqno, 32);
+  b.storeUint(st.vertSeqno, 32);
+  b.storeUint(st.genUtime, 32);
+  b.storeUint(st.genLt, 64);
+  b.storeUint(st.minRefMcSeqno, 32);
+  b.storeRef(st.outMsgQueueInfo);
+  b.storeBit(st.beforeSplit);
+  b.storeRef(st.accounts);
+  const r = b.child();
+  r.storeUint(st.overloadHistory, 64);
+  r.storeUint(st.underloadHistory, 64);
+  storeCurrencyCollection(st.totalBalance, r);
+  storeCurrencyCollection(st.totalValidatorFees, r);
+  r.storeBit(0); // libraries:(HashmapE 256 LibDescr), empty
+  r.storeBit(st.masterRef !== null);
+  if (st.masterRef) storeExtBlkRef(st.masterRef, r);
+  b.storeRef(r.endCell());
+  b.storeBit(st.custom !== null);
+  if (st.custom) b.storeRef(st.custom);
+}
+
+/**
+ * `_ out_queue:OutMsgQueue proc_info:ProcessedInfo extra:(Maybe OutMsgQueueExtra) = OutMsgQueueInfo` with the
+ * queue given as its already written `HashmapAugE 352 EnqueuedMsg uint64` root (null when empty), no processed-upto
+ * records and no dispatch queue.
+ */
+export function storeOutMsgQueueInfo<C>(queue: { root: C; minLt: bigint } | null, b: TlbBuilder<C>): void {
+  if (queue) {
+    b.storeBit(1);
+    b.storeRef(queue.root);
+    b.storeUint(queue.minLt, 64);
+  } else {
+    b.storeBit(0);
+    b.storeUint(0, 64);
+  }
+  b.storeBit(0); // proc_info:(HashmapE 96 ProcessedUpto)
+  b.storeBit(0); // extra:(Maybe OutMsgQueueExtra)
+}
+
+/** `masterchain_state_extra#cc26` of a chain without key blocks after its zerostate and no block statistics. */
+export interface McStateExtraInput<C> {
+  shardHashes: ReadonlyArray<ShardHash>;
+  configAddr: Uint8Array;
+  /** Root of the parameter dictionary (`Hashmap 32 ^Cell`). */
+  config: C;
+  validatorListHashShort: number;
+  catchainSeqno: number;
+  /** `prev_blocks:OldMcBlocksInfo` as its already written HashmapAugE 32 (a bit, a reference, the extra). */
+  storePrevBlocks: (b: TlbBuilder<C>) => void;
+  lastKeyBlock: ExtBlkRef | null;
+  globalBalance: CurrencyCollection;
+}
+
+export function storeMcStateExtra<C>(e: McStateExtraInput<C>, b: TlbBuilder<C>): void {
+  b.storeUint(0xcc26, 16);
+  storeShardHashes(e.shardHashes, b);
+  b.storeBytes(e.configAddr);
+  b.storeRef(e.config);
+  const r = b.child();
+  r.storeUint(0, 16); // flags: no block_create_stats
+  r.storeUint(e.validatorListHashShort, 32);
+  r.storeUint(e.catchainSeqno, 32);
+  r.storeBit(0); // nx_cc_updated
+  e.storePrevBlocks(r);
+  r.storeBit(0); // after_key_block
+  r.storeBit(e.lastKeyBlock !== null);
+  if (e.lastKeyBlock) storeExtBlkRef(e.lastKeyBlock, r);
+  b.storeRef(r.endCell());
+  storeCurrencyCollection(e.globalBalance, b);
 }

@@ -1,6 +1,8 @@
 import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 import { type CurrencyCollection, loadCurrencyCollection } from './CurrencyCollection.js';
+import type { TlbBuilder } from './builder.js';
+import { storeCurrencyCollection } from './CurrencyCollection.js';
 
 /** `value_flow#b8e48dfb` and `value_flow_v2#3ebf98b7` (adds `burned`) (block.tlb, ValueFlow). */
 export interface ValueFlow {
@@ -44,4 +46,18 @@ export function loadValueFlow(s: Slice): ValueFlow {
     created: loadCurrencyCollection(b),
     minted: loadCurrencyCollection(b),
   };
+}
+
+/** Writes `value_flow#b8e48dfb`, or `value_flow_v2#3ebf98b7` when `version` is 2 (then `burned` is required). */
+export function storeValueFlow<C>(vf: ValueFlow, b: TlbBuilder<C>): void {
+  if (vf.version === 2 && !vf.burned) throw new RangeError('ValueFlow v2 needs burned');
+  b.storeUint(vf.version === 2 ? 0x3ebf98b7 : 0xb8e48dfb, 32);
+  const a = b.child();
+  for (const cc of [vf.fromPrevBlk, vf.toNextBlk, vf.imported, vf.exported]) storeCurrencyCollection(cc, a);
+  b.storeRef(a.endCell());
+  storeCurrencyCollection(vf.feesCollected, b);
+  if (vf.version === 2) storeCurrencyCollection(vf.burned!, b);
+  const c = b.child();
+  for (const cc of [vf.feesImported, vf.recovered, vf.created, vf.minted]) storeCurrencyCollection(cc, c);
+  b.storeRef(c.endCell());
 }

@@ -1,0 +1,384 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp } from '../services/gateway/app.js';
+import { type StoreRows, toRows } from '../services/indexer/rows.js';
+import { createLogger } from '../shared/runtime/logger.js';
+import { createMetrics } from '../shared/runtime/metrics.js';
+import { createStore } from '../shared/store/client.js';
+import { migrate } from '../shared/store/migrate.js';
+import type { Store } from '../shared/store/store.js';
+import { decodeBlock } from '../shared/ton/decode-block.js';
+import { writeCorpus } from './corpus.js';
+import { machineLine, writeResultsSection } from './results.js';
+
+/**
+ * `npm run bench -- api`: the gateway under load on a store of at least 1,000,000 transactions, embedded mode
+ * (chdb in this process). The store is built directly: the real fixture blocks, plus a corpus of distinct
+ * real-format transactions written by bench/corpus.ts `writeCorpus`, each block decoded with `decodeBlock`, mapped
+ * with `toRows` and inserted table by table in batches. Then the gateway listens on a local port and autocannon,
+ * in a child process (its own event loop and CPU time), sends each endpoint's requests at a fixed rate, every
+ * request drawn at random from a set of distinct real parameter values (accounts, transaction hashes, message
+ * hashes, block seqnos sampled from the store). Latencies are autocannon's, corrected for coordinated omission.
+ */
+
+export interface ApiBenchOptions {
+  /** Minimum transactions in the store (the corpus is built up to this many, the fixtures come on top). */
+  transactions: number;
+  /** Folder of the real fixture blocks. */
+  fixturesDir: string;
+  /** Requests per second per endpoint. */
+  rate: number;
+  /** Measured seconds per endpoint (after a warm-up of a quarter of that, at least 2 s). */
+  seconds: number;
+  /** Concurrent connections. */
+  connections: number;
+  resultsFile: string | null;
+  command: string;
+  progress?: (line: string) => void;
+}
+
+export interface EndpointResult {
+  name: string;
+  path: string;
+  /** Median latency of requests sent one at a time (no load): the service time, mostly store statements. */
+  serial_ms: number;
+  /** Distinct parameter values the requests were drawn from. */
+  distinct: number;
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export interface ApiBenchRun {
+  /** `off`: every request reads the store; `on`: the gateway's default caches. */
+  caches: 'off' | 'on';
+  endpoints: EndpointResult[];
+}
+
+export interface ApiBenchResult {
+  store: { transactions: number; blocks: number; corpus_files: number; build_seconds: number; bytes_on_disk: number; parts: string };
+  rate: number;
+  seconds: number;
+  connections: number;
+  target_p99_ms: number;
+  runs: ApiBenchRun[];
+}
+
+const TABLES = [
+  'blocks',
+  'shard_state',
+  'transactions',
+  'messages',
+  'message_contents',
+  'message_hash_norms',
+  'account_states',
+  'latest_account_states',
+] as const satisfies ReadonlyArray<keyof StoreRows>;
+
+const TARGET_P99_MS = 25;
+/** Distinct values per endpoint in the run with caches on. */
+const HOT_SET = 500;
+/** Rows buffered before an insert round (per the transactions table; the other tables ride along). */
+const BATCH_TX = 40_000;
+
+async function insertBatch(store: Store, batch: StoreRows[]): Promise<void> {
+  for (const t of TABLES) {
+    const rows = batch.flatMap((r) => r[t] as object[]);
+    await store.insert(t, rows);
+  }
+}
+
+/** Decodes every block of `dir` and inserts its rows; returns the transaction and block counts. */
+async function loadDir(store: Store, dir: string, progress: (line: string) => void): Promise<{ transactions: number; blocks: number }> {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.boc')).sort();
+  let batch: StoreRows[] = [];
+  let pending = 0;
+  let transactions = 0;
+  let blocks = 0;
+  const started = performance.now();
+  for (const f of files) {
+    const bytes = readFileSync(path.join(dir, f));
+    const decoded = decodeBlock(bytes);
+    const b = decoded.block;
+    // Isolated blocks: the committing masterchain block is unknown for shard blocks (null, as a file replay of a
+    // lone shard block stores it).
+    batch.push(toRows(decoded, { mcSeqno: b.workchain === -1 ? b.seqno : null }));
+    pending += decoded.transactions.length;
+    transactions += decoded.transactions.length;
+    blocks++;
+    if (pending >= BATCH_TX) {
+      await insertBatch(store, batch);
+      batch = [];
+      pending = 0;
+      const s = (performance.now() - started) / 1000;
+      progress(`  ${transactions} transactions stored (${blocks} blocks, ${Math.round(transactions / s)} tx/s)`);
+    }
+  }
+  if (batch.length > 0) await insertBatch(store, batch);
+  return { transactions, blocks };
+}
+
+/** A random sample of distinct values of a column (bench setup only: this scans). */
+async function sample(store: Store, sql: string, n: number): Promise<string[]> {
+  const rows = await store.query<{ v: string }>(`${sql} LIMIT {n:UInt32}`, { n }, { timeoutMs: 300_000 });
+  return rows.map((r) => String(r.v));
+}
+
+interface LoadSpec {
+  url: string;
+  paths: string[];
+  rate: number;
+  seconds: number;
+  connections: number;
+}
+
+interface LoadOutput {
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/**
+ * Runs autocannon in a child process, so that the load generator never shares the gateway's event loop; each
+ * request's path is drawn at random from `paths`.
+ */
+function runLoad(spec: LoadSpec): Promise<LoadOutput> {
+  const require = createRequire(import.meta.url);
+  const autocannonPath = require.resolve('autocannon');
+  const script = `
+    const autocannon = require(${JSON.stringify(autocannonPath)});
+    const spec = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+    const pick = () => spec.paths[Math.floor(Math.random() * spec.paths.length)];
+    autocannon({
+      url: spec.url,
+      connections: spec.connections,
+      overallRate: spec.rate,
+      duration: spec.seconds,
+      timeout: 10,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pick() }) }],
+    }, (err, r) => {
+      if (err) { console.error(String(err)); process.exit(1); }
+      process.stdout.write(JSON.stringify({
+        requests: r.requests.total, rps: r.requests.average,
+        p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max,
+        non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+      }));
+    });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.end(JSON.stringify(spec));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`autocannon exited with ${code}`));
+      else resolve(JSON.parse(out) as LoadOutput);
+    });
+  });
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) total += statSync(path.join(e.parentPath, e.name)).size;
+  }
+  return total;
+}
+
+export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult> {
+  const progress = opts.progress ?? (() => {});
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-api-'));
+  const corpusDir = path.join(work, 'corpus');
+  const store = await createStore({ mode: 'embedded', dataDir: path.join(work, 'data'), database: 'bench_api' }, { queryTimeoutMs: 30_000 });
+  try {
+    await migrate(store);
+    const built = performance.now();
+    progress(`writing a corpus of ${opts.transactions} transactions (bench/corpus.ts) to ${corpusDir}`);
+    const corpus = writeCorpus({ fromDir: opts.fixturesDir, outDir: corpusDir, transactions: opts.transactions });
+    progress(`  ${corpus.files} block files; decoding and storing the fixture blocks, then the corpus`);
+    const fixtures = await loadDir(store, opts.fixturesDir, progress);
+    const copies = await loadDir(store, corpusDir, progress);
+    rmSync(corpusDir, { recursive: true, force: true });
+    const buildSeconds = (performance.now() - built) / 1000;
+    // Let the background merges the inserts started finish (as they do once ingestion pauses): measuring while
+    // they run would measure them too.
+    const settle = performance.now();
+    for (;;) {
+      const [m] = await store.query<{ n: string }>('SELECT count() AS n FROM system.merges WHERE database = currentDatabase()');
+      if (Number(m!.n) === 0 || performance.now() - settle > 180_000) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const parts = await store.query<{ table: string; n: string }>(
+      "SELECT table, count() AS n FROM system.parts WHERE database = currentDatabase() AND active AND table IN ('transactions', 'messages') GROUP BY table ORDER BY table",
+    );
+    progress(`merges settled after ${((performance.now() - settle) / 1000).toFixed(0)} s; active parts: ${parts.map((p) => `${p.table} ${p.n}`).join(', ')}`);
+    const [count] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
+    const stored = Number(count!.n);
+    progress(`store built in ${buildSeconds.toFixed(0)} s: ${stored} transactions`);
+
+    // Parameter values: real keys sampled from the store.
+    const txAccounts = await sample(store, 'SELECT account AS v FROM transactions GROUP BY account ORDER BY cityHash64(account)', 20_000);
+    const accounts = await sample(store, 'SELECT account AS v FROM latest_account_states GROUP BY account ORDER BY cityHash64(account)', 20_000);
+    const hashes = await sample(store, 'SELECT hash AS v FROM transactions ORDER BY cityHash64(hash)', 20_000);
+    const msgHashes = await sample(store, 'SELECT msg_hash AS v FROM messages GROUP BY msg_hash ORDER BY cityHash64(msg_hash)', 20_000);
+    // TON Center's seqno parameter is an int32; the corpus moves copies' seqnos by 10^8 per copy, past it for late copies.
+    const seqnos = await sample(store, 'SELECT toString(seqno) AS v FROM blocks WHERE seqno <= 2147483647 GROUP BY seqno ORDER BY cityHash64(seqno)', 20_000);
+    const enc = encodeURIComponent;
+    const endpoints: Array<{ name: string; path: string; paths: string[] }> = [
+      { name: 'transactions?account=', path: '/api/v3/transactions?account=<account>', paths: txAccounts.map((a) => `/api/v3/transactions?account=${a}`) },
+      { name: 'transactions?hash=', path: '/api/v3/transactions?hash=<tx hash>', paths: hashes.map((h) => `/api/v3/transactions?hash=${enc(h)}`) },
+      {
+        name: 'transactionsByMessage?msg_hash=',
+        path: '/api/v3/transactionsByMessage?msg_hash=<msg hash>',
+        paths: msgHashes.map((h) => `/api/v3/transactionsByMessage?msg_hash=${enc(h)}`),
+      },
+      { name: 'blocks?seqno=', path: '/api/v3/blocks?seqno=<seqno>', paths: seqnos.map((s) => `/api/v3/blocks?seqno=${s}`) },
+      { name: 'masterchainInfo', path: '/api/v3/masterchainInfo', paths: ['/api/v3/masterchainInfo'] },
+      { name: 'accountStates', path: '/api/v3/accountStates?address=<account>', paths: accounts.map((a) => `/api/v3/accountStates?address=${a}`) },
+    ];
+
+    const runs: ApiBenchRun[] = [];
+    for (const caches of ['off', 'on'] as const) {
+      const app = await buildApp({
+        store,
+        logger: createLogger({ service: 'bench', level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+        metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+        config: {
+          apiKeys: [],
+          rpsWithoutKey: 0,
+          testnet: false,
+          ...(caches === 'off' ? { cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0 } : {}),
+        },
+      });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const results: EndpointResult[] = [];
+      try {
+        for (const e of endpoints) {
+          // Every sampled value must answer 200 (a bench of 404s would measure nothing).
+          const probe = await app.inject({ method: 'GET', url: e.paths[0]! });
+          if (probe.statusCode !== 200) throw new Error(`${e.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
+          // Caches off: requests spread over every sampled value (each one a store read). Caches on: a hot set, as
+          // API traffic is (recent transactions, active accounts): what the caches are for.
+          const paths = caches === 'off' ? e.paths : e.paths.slice(0, HOT_SET);
+          const warm = Math.max(2, Math.round(opts.seconds / 4));
+          if (caches === 'on') {
+            // The hot set is what a running gateway has already served: each value once, before the clock starts.
+            for (const p of paths) await app.inject({ method: 'GET', url: p });
+          }
+          // Service time: requests one at a time, before any load (embedded chdb runs one statement at a time,
+          // so a request's store time bounds the throughput at about 1000 / serial_ms requests per second).
+          const serial: number[] = [];
+          for (let i = 0; i < 40; i++) {
+            const t0 = performance.now();
+            await app.inject({ method: 'GET', url: paths[(i * 7919) % paths.length]! });
+            serial.push(performance.now() - t0);
+          }
+          serial.sort((a, b) => a - b);
+
+          progress(`caches ${caches}, ${e.name}: warm-up ${warm} s, then ${opts.seconds} s at ${opts.rate} req/s over ${paths.length} distinct values`);
+          await runLoad({ url, paths, rate: opts.rate, seconds: warm, connections: opts.connections });
+          const r = await runLoad({ url, paths, rate: opts.rate, seconds: opts.seconds, connections: opts.connections });
+          results.push({
+            name: e.name,
+            path: e.path,
+            serial_ms: Number(serial[Math.floor(serial.length / 2)]!.toFixed(1)),
+            distinct: paths.length,
+            requests: r.requests,
+            rps: Math.round(r.rps),
+            p50_ms: r.p50,
+            p90_ms: r.p90,
+            p99_ms: r.p99,
+            max_ms: r.max,
+            non2xx: r.non2xx,
+            errors: r.errors,
+            timeouts: r.timeouts,
+          });
+          progress(`  p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`);
+        }
+      } finally {
+        await app.close();
+      }
+      runs.push({ caches, endpoints: results });
+    }
+    const result: ApiBenchResult = {
+      store: {
+        transactions: stored,
+        blocks: fixtures.blocks + copies.blocks,
+        corpus_files: corpus.files,
+        build_seconds: Math.round(buildSeconds),
+        bytes_on_disk: dirBytes(path.join(work, 'data')),
+        parts: parts.map((p) => `${p.table} ${p.n}`).join(', '),
+      },
+      rate: opts.rate,
+      seconds: opts.seconds,
+      connections: opts.connections,
+      target_p99_ms: TARGET_P99_MS,
+      runs,
+    };
+    if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'api', renderResults(result, opts.command));
+    return result;
+  } finally {
+    await store.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function renderResults(r: ApiBenchResult, command: string): string {
+  const lines = [
+    '## api — gateway latency under load (embedded mode)',
+    '',
+    `Command: \`${command}\``,
+    `Machine: ${machineLine()}`,
+    `Date: ${new Date().toISOString()}`,
+    `Store: ${r.store.transactions} transactions in ${r.store.blocks} blocks (the 14 fixture blocks + ${r.store.corpus_files} corpus copies from ` +
+      `bench/corpus.ts), decoded with decodeBlock, mapped with toRows and inserted directly into chdb in ${r.store.build_seconds} s; ` +
+      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk; measured after background merges settled (active parts: ${r.store.parts}).`,
+    `Load: autocannon in a child process, ${r.rate} req/s per endpoint for ${r.seconds} s after a warm-up, ${r.connections} connections, ` +
+      'each request drawn at random from the distinct values listed (sampled from the store); latencies corrected for coordinated omission. ' +
+      'Run once with the gateway caches off (every request reads the store; values drawn from up to 20,000 distinct ones) and once ' +
+      `with its defaults on a hot set of ${HOT_SET} values per endpoint (immutable transaction records, bodies, states and tx keys ` +
+      'cached; address book entries 60 s), each hot value requested once before the warm-up. masterchainInfo shares one answer ' +
+      'for 1 s in both runs (route-level).',
+  ];
+  for (const run of r.runs) {
+    lines.push('', `### caches ${run.caches}`, '');
+    lines.push(`| endpoint | distinct values | one at a time ms | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors | p99 ≤ ${r.target_p99_ms} ms at ${r.rate}/s |`);
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    for (const e of run.endpoints) {
+      const met = e.p99_ms <= r.target_p99_ms && e.non2xx === 0 && e.errors === 0 && e.timeouts === 0 && e.rps >= r.rate * 0.95;
+      lines.push(
+        `| \`${e.path}\` | ${e.distinct} | ${e.serial_ms} | ${e.requests} | ${e.rps} | ${e.p50_ms} | ${e.p90_ms} | ${e.p99_ms} | ${e.max_ms} | ${e.non2xx} | ${e.errors + e.timeouts} | ${met ? 'met' : 'NOT met'} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    'Reading the tables: "one at a time" is the median latency of a lone request, before the load (caches off: store reads; ' +
+      'caches on: hot values already served once). Embedded mode runs one ClickHouse statement at a time ' +
+      '(one chdb session per process, shared/store/client.ts), so an endpoint whose requests need the store cannot exceed ' +
+      'about 1000 / (one at a time ms) requests per second; beyond that, requests queue and the p99 measures the queue. ' +
+      'A transaction read costs chdb a granule of each of the ~90 columns of `transactions` plus its `messages` rows ' +
+      '(~20-30 ms per uncached transaction page), a block or account state read ~4-5 ms, any statement at least ~1 ms. ' +
+      'The corpus repeats each real message in every copy, so one message hash matches hundreds of transactions here ' +
+      '(transactionsByMessage pages are heavier than on real data).',
+  );
+  return lines.join('\n');
+}

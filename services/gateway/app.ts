@@ -1,0 +1,267 @@
+import fastifyCors from '@fastify/cors';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { BaseError } from '../../shared/runtime/errors.js';
+import type { Logger } from '../../shared/runtime/logger.js';
+import type { Metrics } from '../../shared/runtime/metrics.js';
+import type { Store } from '../../shared/store/store.js';
+import { z } from 'zod';
+import { type ApiKey, type RateLimiter, createRateLimiter } from './auth.js';
+import { ApiError, rateLimitBody, unknownKeyBody } from './errors.js';
+import { type Db, createCaches } from './repo/db.js';
+import { accountRoutes } from './routes/accounts.js';
+import { blockRoutes } from './routes/blocks.js';
+import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
+import { transactionRoutes } from './routes/transactions.js';
+import { docDefaults, docRequired } from './schemas/common.js';
+import { v2Routes } from './routes/v2.js';
+
+/**
+ * The gateway: TON Center API v3 (and the v2 block operations) over the store, wire-compatible so that an existing
+ * client only changes its base URL. One fastify instance with the zod type provider: the zod schemas of
+ * schemas/*.ts validate every request and generate the OpenAPI document (`/api/v3/doc.json`, Swagger UI at
+ * `/api/v3/`). One error handler renders TON Center's error bodies and status codes (errors.ts).
+ */
+
+/** API version strings sent as `X-API-Version` (the TON Center releases whose wire contract this implements). */
+export const API_VERSION = { v3: '1.2.6', v2: '2.1.1' } as const;
+
+/** X-Timeout: per-request store deadline in ms, capped at 3000 (api-v3.md §0.2). */
+const MAX_TIMEOUT_MS = 3000;
+
+export interface GatewayAppConfig {
+  /** Configured keys (auth.ts `loadApiKeys`); none = every request uses the keyless limit. */
+  apiKeys: readonly ApiKey[];
+  /** Requests per second per client address without a key; 0 = unlimited. */
+  rpsWithoutKey: number;
+  /** Print user-friendly addresses with the testnet flag, and the testnet zero state in v2. */
+  testnet: boolean;
+  /** Entries per content-addressed cache (bodies, account states, tx keys); 0 disables caching. */
+  cacheEntries?: number;
+  /** TTL of cached address book entries, ms; 0 disables that cache. */
+  addressBookTtlMs?: number;
+  /** Transaction records kept in memory (≈ 2–5 KB each); 0 disables the record cache. */
+  txRecordCacheEntries?: number;
+  /** How long a record without trace_id is reused, ms (the trace stage adds trace_id later). */
+  txRecordTtlMs?: number;
+  /** Check every response against its zod schema before sending it (tests; costs CPU). */
+  validateResponses?: boolean;
+  /** Trust X-Forwarded-For for the client address (behind a load balancer). */
+  trustProxy?: boolean;
+}
+
+export interface BuildAppOptions {
+  store: Store;
+  logger: Logger;
+  metrics: Metrics;
+  config: GatewayAppConfig;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Status for store failures of this route (TON Center answers 422 on some endpoints). */
+    storeErrorStatus?: number;
+  }
+}
+
+/** Paths that are documentation, not API: never rate limited, never counted against a key. */
+function isDocs(url: string): boolean {
+  return url === '/' || url === '/healthcheck' || url === '/api/v3' || url.startsWith('/api/v3/static') || /^\/api\/v3\/(doc\.json|json|yaml|index\.html|)$/.test(url);
+}
+
+/** Go's strconv.ParseBool for the control headers; anything else counts as false. */
+function truthy(v: unknown): boolean {
+  return typeof v === 'string' && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function queryValue(req: FastifyRequest, name: string): string | undefined {
+  const q = req.query as Record<string, unknown> | undefined;
+  const v = q?.[name];
+  return Array.isArray(v) ? (v[0] as string | undefined) : (v as string | undefined);
+}
+
+/** Control headers, each also accepted as a query key; the header wins (api-v3.md §0.2). */
+function requestContext(req: FastifyRequest): RequestContext {
+  const pick = (h: string, q: string): string | undefined => header(req, h) ?? queryValue(req, q);
+  const t = Number(pick('x-timeout', 'x_timeout'));
+  return {
+    noAddressBook: truthy(pick('x-no-address-book', 'x_no_address_book')),
+    noMetadata: truthy(pick('x-no-metadata', 'x_no_metadata')),
+    timeoutMs: Number.isFinite(t) && t > 0 ? Math.min(Math.floor(t), MAX_TIMEOUT_MS) : MAX_TIMEOUT_MS,
+  };
+}
+
+const isV2 = (req: FastifyRequest): boolean => req.url.startsWith('/api/v2/');
+
+/** The error body of the request's API: v2 envelope or v3 `{"error"}`. */
+function errorBody(req: FastifyRequest, status: number, message: string): Record<string, unknown> {
+  return isV2(req) ? { ok: false, error: message, code: status } : { error: message };
+}
+
+/** The status a zod validation issue carries (ParamError), 422 by default. */
+function issueStatus(issue: { params?: Record<string, unknown> }): number {
+  const inner = issue.params?.params as { status?: unknown } | undefined;
+  return typeof inner?.status === 'number' ? inner.status : 422;
+}
+
+/** jsonSchemaTransform, plus the parameter defaults and required flags zod cannot see (schemas/common.ts). */
+const documentDefaults: typeof jsonSchemaTransform = (doc) => {
+  const out = jsonSchemaTransform(doc);
+  const qs = doc.schema?.querystring as z.ZodObject | undefined;
+  const json = (out.schema as { querystring?: { properties?: Record<string, Record<string, unknown>>; required?: string[] } } | undefined)?.querystring;
+  if (qs instanceof z.ZodObject && json?.properties) {
+    const required = new Set(json.required ?? []);
+    for (const [key, schema] of Object.entries(qs.shape)) {
+      const d = docDefaults.get(schema as z.ZodType);
+      if (d !== undefined && json.properties[key]) json.properties[key].default = d;
+      if (docRequired.has(schema as z.ZodType)) required.add(key);
+      else if (docDefaults.has(schema as z.ZodType)) required.delete(key);
+    }
+    if (required.size > 0) json.required = [...required];
+    else delete json.required;
+  }
+  return out;
+};
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { store, logger, metrics, config } = opts;
+  const log = logger.child({ module: 'gateway' });
+  const app = Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
+    // Per-request log lines would cost more than many requests; errors are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // The zod serializer re-checks each response (encode); by default responses are built to their schema already
+  // and only stringified (the tests run with validateResponses on).
+  app.setSerializerCompiler(config.validateResponses ? serializerCompiler : () => (data) => JSON.stringify(data));
+
+  const db: Db = {
+    store,
+    testnet: config.testnet,
+    caches: createCaches({
+      entries: config.cacheEntries ?? 100_000,
+      addressBookTtlMs: config.addressBookTtlMs ?? 60_000,
+      txRecords: config.txRecordCacheEntries ?? 20_000,
+      txRecordTtlMs: config.txRecordTtlMs ?? 60_000,
+    }),
+  };
+  const deps: RouteDeps = { db };
+  const limiter: RateLimiter = createRateLimiter({ keys: config.apiKeys, rpsWithoutKey: config.rpsWithoutKey });
+
+  const requests = metrics.histogram({
+    name: 'http_request_duration',
+    unit: 'seconds',
+    help: 'Gateway requests by route and status',
+    labels: ['route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+  const limited = metrics.counter({ name: 'rate_limited_requests', unit: 'total', help: 'Requests refused by the rate limit (429) or for an unknown key (401)', labels: ['status'] });
+
+  app.decorateRequest('tf', null as unknown as RequestContext);
+
+  await app.register(fastifyCors, {
+    origin: '*',
+    exposedHeaders: [NEXT_CURSOR_HEADER, 'server-timing', 'x-api-version'],
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'tonflow — TON Center API v3 compatible',
+        description:
+          'TON Center API v3 (and the v2 block operations) served from the tonflow index. Errors are `{"error": "<message>"}` ' +
+          '(v2: `{"ok": false, "error", "code"}`) with TON Center\'s status codes.',
+        version: API_VERSION.v3,
+      },
+      components: {
+        securitySchemes: {
+          APIKeyHeader: { type: 'apiKey', name: 'X-API-Key', in: 'header' },
+          APIKeyQuery: { type: 'apiKey', name: 'api_key', in: 'query' },
+        },
+      },
+      security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }],
+    },
+    transform: documentDefaults,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/v3', staticCSP: false });
+
+  app.addHook('onRequest', async (req, reply) => {
+    req.tf = requestContext(req);
+    const path = req.url.split('?', 1)[0]!;
+    if (!path.startsWith('/api/') || isDocs(path)) return;
+    const key = header(req, 'x-api-key') ?? queryValue(req, 'api_key');
+    const decision = limiter.admit(key, req.ip);
+    if (!decision.ok) {
+      limited.inc({ status: String(decision.status) });
+      await reply.code(decision.status).send(decision.status === 401 ? unknownKeyBody : rateLimitBody);
+    }
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
+    reply.header('x-api-version', isV2(req) ? API_VERSION.v2 : API_VERSION.v3);
+    return payload;
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    requests.observe({ route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send(errorBody(req, 404, `cannot ${req.method} ${req.url.split('?', 1)[0]}`));
+  });
+
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = err.validation;
+      // TON Center parses parameters (422, or 401 for the v2-style methods) before its query builder rejects
+      // limit or sort (500): the first parse error wins, then the first builder error.
+      const issue = issues.find((i) => issueStatus(i) < 500) ?? issues[0]!;
+      return reply.code(issueStatus(issue)).send(errorBody(req, issueStatus(issue), issue.message ?? 'invalid parameter'));
+    }
+    if (err instanceof ApiError) return reply.code(err.status).send(err.body ?? errorBody(req, err.status, err.message));
+    if (err instanceof BaseError && err.code.startsWith('STORE_')) {
+      const status = req.routeOptions.config.storeErrorStatus ?? 500;
+      req.log.error({ err, url: req.url }, 'store query failed');
+      const what = err.code === 'STORE_TIMEOUT' ? `timeout after ${req.tf?.timeoutMs ?? MAX_TIMEOUT_MS} ms` : err.code;
+      return reply.code(status).send(errorBody(req, status, `internal server error: ${what}`));
+    }
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err, url: req.url }, 'request failed');
+      return reply.code(500).send(errorBody(req, 500, 'internal server error'));
+    }
+    return reply.code(status).send(errorBody(req, status, err.message));
+  });
+
+  app.get('/healthcheck', { schema: { hide: true } }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send('OK'));
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/api/v3/index.html', 301));
+  app.get('/api/v3/index.html', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/api/v3/', 302));
+  app.get('/api/v3/doc.json', { schema: { hide: true } }, async () => app.swagger());
+
+  blockRoutes(app, deps);
+  transactionRoutes(app, deps);
+  accountRoutes(app, deps);
+  v2Routes(app, deps, { testnet: config.testnet });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,49 @@
+/**
+ * A bounded LRU map with an optional time to live, for the gateway's read caches. Only two kinds of values are
+ * cached (see repo/*.ts): content-addressed ones, which can never change (a message body by its cell hash, an
+ * account state by its state hash, a transaction's (account, lt) by its hash), and short-lived views of mutable
+ * data (address book entries) whose staleness is bounded by the TTL.
+ */
+export class Lru<K, V> {
+  private readonly map = new Map<K, { value: V; expires: number }>();
+
+  constructor(
+    private readonly max: number,
+    /** 0 = no expiry. */
+    private readonly ttlMs = 0,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: K): V | undefined {
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    if (e.expires !== 0 && e.expires <= this.now()) {
+      this.map.delete(key);
+      return undefined;
+    }
+    // Re-insert: Map iteration order is insertion order, so the first key is the least recently used.
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.value;
+  }
+
+  /** `ttlMs` overrides the cache's TTL for this entry (0 = no expiry). */
+  set(key: K, value: V, ttlMs: number = this.ttlMs): void {
+    if (this.max <= 0) return;
+    this.map.delete(key);
+    this.map.set(key, { value, expires: ttlMs > 0 ? this.now() + ttlMs : 0 });
+    while (this.map.size > this.max) {
+      const oldest = this.map.keys().next();
+      if (oldest.done) break;
+      this.map.delete(oldest.value);
+    }
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}

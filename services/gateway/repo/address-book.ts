@@ -1,0 +1,65 @@
+import { friendlyAddress } from '../address.js';
+import { interfacesOf, isBounceable } from '../wallets.js';
+import { type Db, type Req, query } from './db.js';
+
+/** One address book entry (api-v3.md §0.5). `domain` stays null until DNS indexing exists. */
+export interface AddressBookRow {
+  user_friendly: string | null;
+  domain: string | null;
+  interfaces: string[];
+}
+
+export type AddressBook = Record<string, AddressBookRow>;
+
+const RAW = /^-?\d+:[0-9A-F]{64}$/;
+
+/** Code hash per raw account from the latest state (null when the account has none or is unknown). */
+export async function codeHashes(db: Db, req: Req, accounts: Iterable<string>): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  const missing: string[] = [];
+  for (const a of new Set(accounts)) {
+    const cached = db.caches.codeHashes.get(a);
+    if (cached !== undefined) out.set(a, cached);
+    else missing.push(a);
+  }
+  if (missing.length > 0) {
+    const rows = await query<{ account: string; code_hash: string | null }>(
+      db,
+      req,
+      'SELECT account, code_hash FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account',
+      { accounts: missing },
+    );
+    const found = new Map(rows.map((r) => [r.account, r.code_hash]));
+    for (const a of missing) {
+      const h = found.get(a) ?? null;
+      out.set(a, h);
+      db.caches.codeHashes.set(a, h);
+    }
+  }
+  return out;
+}
+
+/** The entry of a raw address whose code hash is known (null = none). */
+export function bookEntry(raw: string, codeHash: string | null, testnet: boolean): AddressBookRow {
+  return {
+    user_friendly: friendlyAddress(raw, { bounceable: isBounceable(codeHash), testnet }) ?? 'addr_none',
+    domain: null,
+    interfaces: interfacesOf(codeHash),
+  };
+}
+
+/**
+ * The address book of a response: every address that appears in it (nulls skipped), keyed by the raw address.
+ * Addresses that are not raw (`addr_var`) get TON Center's `"addr_none"`.
+ */
+export async function addressBook(db: Db, req: Req, addresses: Iterable<string | null | undefined>): Promise<AddressBook> {
+  const all = new Set<string>();
+  for (const a of addresses) if (a) all.add(a);
+  const raw = [...all].filter((a) => RAW.test(a));
+  const hashes = await codeHashes(db, req, raw);
+  const book: AddressBook = {};
+  for (const a of all) {
+    book[a] = RAW.test(a) ? bookEntry(a, hashes.get(a) ?? null, db.testnet) : { user_friendly: 'addr_none', domain: null, interfaces: [] };
+  }
+  return book;
+}

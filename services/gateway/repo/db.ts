@@ -1,0 +1,117 @@
+import type { QueryParams, Store } from '../../../shared/store/store.js';
+import { Lru } from '../cache.js';
+import { type ContentRecord, type Contents, type Row, type States, type TransactionRecord, contentFromRow } from './records.js';
+
+/**
+ * What every repository function receives: the store, the per-request deadline (X-Timeout) and the gateway's
+ * caches. SQL always binds `{name:Type}` parameters (Store.query); nothing a client sent is spliced into the text.
+ */
+export interface Db {
+  readonly store: Store;
+  readonly caches: Caches;
+  /** Print user-friendly addresses with the testnet flag (instances that index testnet). */
+  readonly testnet: boolean;
+}
+
+/** Per-request options. */
+export interface Req {
+  /** Deadline of each statement, ms (X-Timeout, capped at 3000). */
+  timeoutMs: number;
+}
+
+export interface CacheOptions {
+  /** Entries of each content-addressed cache (bodies, states, tx keys); 0 disables them. */
+  entries: number;
+  /** Transaction records kept (≈ 2–5 KB each); 0 disables the record cache. */
+  txRecords: number;
+  /** How long a record without trace_id may be reused (the trace stage adds it later), ms. */
+  txRecordTtlMs: number;
+  /** TTL of address book entries (code hash per account), ms; 0 disables that cache. */
+  addressBookTtlMs: number;
+}
+
+/**
+ * Content-addressed entries never go stale: a body or init state is named by its cell hash, an account state by its
+ * state hash, a transaction's (account, lt) by its hash. Address book entries (an account's code hash) change when
+ * a contract is deployed or upgraded, so they expire.
+ */
+export interface Caches {
+  contents: Lru<string, ContentRecord>;
+  states: Lru<string, Row>;
+  /**
+   * State hashes the store has no row for (most transactions carry only hashes: a block holds the states before
+   * and after an account's first and last transaction only). Remembered for a while so that every page of an
+   * account's history does not ask again.
+   */
+  missingStates: Lru<string, true>;
+  txKeys: Lru<string, { account: string; lt: string }>;
+  /** Complete transaction records by `account|lt` (repo/transactions.ts). */
+  txRecords: Lru<string, TransactionRecord>;
+  txRecordTtlMs: number;
+  codeHashes: Lru<string, string | null>;
+}
+
+export function createCaches(opts: CacheOptions): Caches {
+  return {
+    contents: new Lru(opts.entries),
+    states: new Lru(opts.entries),
+    missingStates: new Lru(opts.entries, 60_000),
+    txKeys: new Lru(opts.entries),
+    txRecords: new Lru(opts.txRecords),
+    txRecordTtlMs: opts.txRecordTtlMs,
+    codeHashes: new Lru(opts.addressBookTtlMs > 0 ? opts.entries : 0, opts.addressBookTtlMs),
+  };
+}
+
+export function query<T = Row>(db: Db, req: Req, sql: string, params?: QueryParams): Promise<T[]> {
+  return db.store.query<T>(sql, params, { timeoutMs: req.timeoutMs });
+}
+
+/** Bodies and init states by cell hash, from the cache or `message_contents`. */
+export async function loadContents(db: Db, req: Req, hashes: Iterable<string>): Promise<Contents> {
+  const out = new Map<string, ContentRecord>();
+  const missing: string[] = [];
+  for (const h of new Set(hashes)) {
+    const c = db.caches.contents.get(h);
+    if (c) out.set(h, c);
+    else missing.push(h);
+  }
+  if (missing.length > 0) {
+    const rows = await query(db, req, 'SELECT hash, boc, decoded FROM message_contents WHERE hash IN {hashes:Array(String)} LIMIT 1 BY hash', {
+      hashes: missing,
+    });
+    for (const r of rows) {
+      const c = contentFromRow(r);
+      out.set(c.hash, c);
+      db.caches.contents.set(c.hash, c);
+    }
+  }
+  return out;
+}
+
+/** Account states by state hash, from the cache or `account_states`. */
+export async function loadStates(db: Db, req: Req, hashes: Iterable<string>): Promise<States> {
+  const out = new Map<string, Row>();
+  const missing: string[] = [];
+  for (const h of new Set(hashes)) {
+    const s = db.caches.states.get(h);
+    if (s) out.set(h, s);
+    else if (!db.caches.missingStates.get(h)) missing.push(h);
+  }
+  if (missing.length > 0) {
+    const rows = await query(
+      db,
+      req,
+      // Version: a row with BoCs beats one without (0004_account_states.sql); LIMIT 1 BY keeps the FINAL row.
+      `SELECT hash, balance, extra_currencies, status, frozen_hash, data_hash, code_hash FROM account_states
+       WHERE hash IN {hashes:Array(String)} ORDER BY (data_boc IS NULL AND code_boc IS NULL) LIMIT 1 BY hash`,
+      { hashes: missing },
+    );
+    for (const r of rows) {
+      out.set(String(r.hash), r);
+      db.caches.states.set(String(r.hash), r);
+    }
+    for (const h of missing) if (!out.has(h)) db.caches.missingStates.set(h, true);
+  }
+  return out;
+}

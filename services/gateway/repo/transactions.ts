@@ -1,0 +1,401 @@
+import type { QueryParams } from '../../../shared/store/store.js';
+import type { Sort } from '../schemas/common.js';
+import { type Db, type Req, loadContents, loadStates, query } from './db.js';
+import { type Row, type TransactionRecord, transactionFromRow } from './records.js';
+
+/**
+ * Transaction reads (api-v3.md §1.5–1.8) on the paths of shared/store/queries/README.md, in two steps:
+ *
+ * 1. a *lookup* returns the (account, lt) keys of the page, in order, from the narrowest source that holds every
+ *    condition it applies: the `by_hash` projection, the table's own key for accounts, the `by_lt` projection for
+ *    lt / block / masterchain / utime windows (which map to lt windows through `blocks`), the messages projections
+ *    for transactionsByMessage and adjacentTransactions; keys only, deduplicated, cut to the page;
+ * 2. the *records* of those keys: from the gateway's record cache, else fetched by primary key with their
+ *    messages, bodies and account states.
+ *
+ * A transaction never changes once its block is stored, except for `trace_id`, which the trace stage adds later:
+ * records that have one are cached until evicted, records without one for `txRecordTtlMs` (db.ts). Reading a
+ * wide row costs ClickHouse a granule of each of ~90 columns; the lookups read a few narrow columns.
+ *
+ * Fetches collapse replayed rows with `LIMIT 1 BY <key>` after ordering by the table's ReplacingMergeTree version
+ * instead of `FINAL`: the same rows FINAL returns (the highest version per key), at half the cost for point reads
+ * of wide rows, which FINAL merges across every part holding the key's granule.
+ */
+
+/** The `transactions` version (0002_transactions.sql): a row with a trace_id beats one without. */
+const TX_LATEST = '(trace_id IS NULL)';
+
+export interface TxFilter {
+  accounts?: string[];
+  hash?: string;
+  lt?: string;
+  start_lt?: string;
+  end_lt?: string;
+  start_utime?: number;
+  end_utime?: number;
+  mc_seqno?: number;
+  workchain?: number;
+  shard?: string;
+  seqno?: number;
+}
+
+/** Keyset position: the sort key of the last row of the previous page. */
+export interface TxCursor {
+  now: number;
+  lt: string;
+  account: string;
+}
+
+export interface TxPage {
+  limit: number;
+  offset: number;
+  sort: Sort;
+  cursor?: TxCursor;
+}
+
+/** Which of TON Center's orders a request gets (api-v3.md §1.5 "Ordering"). */
+export type TxOrder = 'lt' | 'now' | 'hash' | 'exact_lt';
+
+export function txOrder(f: TxFilter): TxOrder {
+  if (f.hash !== undefined) return 'hash';
+  if (f.start_utime !== undefined || f.end_utime !== undefined) return 'now';
+  if (f.lt !== undefined && !(f.accounts && f.accounts.length > 0)) return 'exact_lt';
+  return 'lt';
+}
+
+function orderBy(order: TxOrder, sort: Sort): string {
+  const s = sort === 'asc' ? 'ASC' : 'DESC';
+  switch (order) {
+    case 'hash':
+      return `hash ${s}, lt ${s}, account`;
+    case 'now':
+      return `now ${s}, lt ${s}, account`;
+    case 'exact_lt':
+      return `lt, account ${s}`;
+    case 'lt':
+      return `lt ${s}, account`;
+  }
+}
+
+/** The keyset condition that continues after `c` in the given order (rows strictly after the cursor). */
+function cursorCondition(order: TxOrder, sort: Sort, c: TxCursor, params: QueryParams): string[] {
+  params.c_now = c.now;
+  params.c_lt = c.lt;
+  params.c_account = c.account;
+  const lt = sort === 'asc' ? '>' : '<';
+  const ltBound = sort === 'asc' ? 'lt >= {c_lt:UInt64}' : 'lt <= {c_lt:UInt64}';
+  switch (order) {
+    case 'lt':
+      return [ltBound, `(lt ${lt} {c_lt:UInt64} OR (lt = {c_lt:UInt64} AND account > {c_account:String}))`];
+    case 'now':
+      return [
+        sort === 'asc' ? 'now >= {c_now:UInt32}' : 'now <= {c_now:UInt32}',
+        `(now ${lt} {c_now:UInt32} OR (now = {c_now:UInt32} AND (lt ${lt} {c_lt:UInt64} OR (lt = {c_lt:UInt64} AND account > {c_account:String}))))`,
+      ];
+    case 'exact_lt':
+      return [`account ${lt} {c_account:String}`];
+    case 'hash':
+      return [];
+  }
+}
+
+const UINT32_MAX = 4294967295;
+
+interface Plan {
+  /** Conditions on columns of the `by_lt` projection / the table (everything but hash). */
+  where: string[];
+  params: QueryParams;
+}
+
+/** Conditions of a filter other than `hash` and `accounts`; null when it can match nothing. */
+function conditions(f: TxFilter): Plan | null {
+  const where: string[] = [];
+  const params: QueryParams = {};
+  const u32 = (v: number): boolean => v >= 0 && v <= UINT32_MAX;
+  if (f.lt !== undefined) {
+    where.push('lt = {lt:UInt64}');
+    params.lt = f.lt;
+  }
+  if (f.start_lt !== undefined) {
+    where.push('lt >= {start_lt:UInt64}');
+    params.start_lt = f.start_lt;
+  }
+  if (f.end_lt !== undefined) {
+    where.push('lt <= {end_lt:UInt64}');
+    params.end_lt = f.end_lt;
+  }
+  if (f.start_utime !== undefined) {
+    where.push('now >= {start_utime:UInt32}');
+    params.start_utime = f.start_utime;
+  }
+  if (f.end_utime !== undefined) {
+    where.push('now <= {end_utime:UInt32}');
+    params.end_utime = f.end_utime;
+  }
+  if (f.mc_seqno !== undefined) {
+    if (!u32(f.mc_seqno)) return null;
+    where.push('mc_block_seqno = {mc_seqno:UInt32}');
+    params.mc_seqno = f.mc_seqno;
+  }
+  if (f.workchain !== undefined) {
+    where.push('block_workchain = {workchain:Int32}');
+    params.workchain = f.workchain;
+  }
+  if (f.shard !== undefined) {
+    where.push('block_shard = {shard:UInt64}');
+    params.shard = f.shard;
+  }
+  if (f.seqno !== undefined) {
+    if (!u32(f.seqno)) return null;
+    where.push('block_seqno = {seqno:UInt32}');
+    params.seqno = f.seqno;
+  }
+  return { where, params };
+}
+
+/**
+ * lt windows implied by the block-level filters, through `blocks` (scalar subqueries, evaluated before index
+ * analysis): a masterchain block's blocks' lt span, a block's [start_lt, end_lt], the blocks generated in a utime
+ * window. They let the `by_lt` projection's key narrow the lookup (README: tx.by_mc_seqno, tx.by_block, tx.by_utime).
+ */
+function ltWindows(f: TxFilter): string[] {
+  const out: string[] = [];
+  if (f.mc_seqno !== undefined) {
+    out.push('lt >= (SELECT min(start_lt) FROM blocks WHERE mc_block_seqno = {mc_seqno:UInt32})');
+    out.push('lt <= (SELECT max(end_lt) FROM blocks WHERE mc_block_seqno = {mc_seqno:UInt32})');
+  }
+  if (f.workchain !== undefined && f.shard !== undefined && f.seqno !== undefined) {
+    const id = 'workchain = {workchain:Int32} AND shard = {shard:UInt64} AND seqno = {seqno:UInt32}';
+    out.push(`lt >= (SELECT min(start_lt) FROM blocks WHERE ${id})`);
+    out.push(`lt <= (SELECT max(end_lt) FROM blocks WHERE ${id})`);
+  }
+  if (f.start_utime !== undefined || f.end_utime !== undefined) {
+    const w = [
+      f.start_utime !== undefined ? 'gen_utime >= {start_utime:UInt32}' : null,
+      f.end_utime !== undefined ? 'gen_utime <= {end_utime:UInt32}' : null,
+    ]
+      .filter((x) => x !== null)
+      .join(' AND ');
+    out.push(`lt >= (SELECT min(start_lt) FROM blocks WHERE ${w})`);
+    out.push(`lt <= (SELECT max(end_lt) FROM blocks WHERE ${w})`);
+  }
+  return out;
+}
+
+export interface TxKey {
+  account: string;
+  lt: string;
+}
+
+export interface TxResult {
+  keys: TxKey[];
+  /** The cursor after the last row when the page is full (more may follow), else null. */
+  next: TxCursor | null;
+}
+
+/** /transactions (and transactionsByMasterchainBlock): the keys of the page, in order. */
+export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: TxPage): Promise<TxResult> {
+  const plan = conditions(f);
+  if (!plan) return { keys: [], next: null };
+  const order = txOrder(f);
+  const params: QueryParams = { ...plan.params, limit: page.limit, offset: page.cursor ? 0 : page.offset };
+  const keyset = page.cursor && order !== 'hash' ? cursorCondition(order, page.sort, page.cursor, params) : [];
+  const ob = orderBy(order, page.sort);
+
+  let rows: Array<{ account: string; lt: string; now: number }>;
+  if (f.hash !== undefined) {
+    params.hash = f.hash;
+    const cached = db.caches.txKeys.get(f.hash);
+    const extra = [...plan.where];
+    if (f.accounts && f.accounts.length > 0) {
+      extra.push('account IN {accounts:Array(String)}');
+      params.accounts = f.accounts;
+    }
+    if (extra.length === 0) {
+      // A hash names one transaction (by_hash projection); a known hash needs no statement at all.
+      const found = cached ? [cached] : await query<TxKey>(db, req, 'SELECT DISTINCT account, lt FROM transactions WHERE hash = {hash:String}', params);
+      rows = found.map((k) => ({ ...k, now: 0 })).slice(page.offset, page.offset + page.limit);
+    } else {
+      // Other filters apply to the transaction the hash names: checked on its row, by primary key.
+      rows = await query(
+        db,
+        req,
+        `SELECT DISTINCT account, lt, now FROM transactions
+         WHERE (account, lt) IN (SELECT account, lt FROM transactions WHERE hash = {hash:String}) AND ${extra.join(' AND ')}
+         ORDER BY ${ob} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        params,
+      );
+    }
+    if (!cached) for (const r of rows) db.caches.txKeys.set(f.hash, { account: String(r.account), lt: String(r.lt) });
+  } else {
+    let where: string[];
+    if (f.accounts && f.accounts.length > 0) {
+      // The table's own key (account, lt); idx_now / idx_mc_block_seqno narrow further inside an account.
+      params.accounts = f.accounts;
+      where = ['account IN {accounts:Array(String)}', ...plan.where, ...keyset];
+    } else {
+      // The by_lt projection (lt → account, now, mc_block_seqno, block id): every remaining filter is one of its
+      // columns, and the block-level ones also bound lt through `blocks`.
+      where = [...plan.where, ...ltWindows(f), ...keyset];
+    }
+    rows = await query(
+      db,
+      req,
+      `SELECT DISTINCT account, lt, now FROM transactions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY ${ob} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+      params,
+    );
+  }
+  const keys = rows.map((r) => ({ account: String(r.account), lt: String(r.lt) }));
+  const last = rows[rows.length - 1];
+  const next = order !== 'hash' && rows.length === page.limit && last ? { now: Number(last.now), lt: String(last.lt), account: String(last.account) } : null;
+  return { keys, next };
+}
+
+/** transactionsByMessage's filter (api-v3.md §1.7): at least one of the three. */
+export interface ByMessageFilter {
+  msg_hash?: string;
+  body_hash?: string;
+  opcode?: number;
+  direction?: 'in' | 'out';
+}
+
+/**
+ * Transactions that sent or received a message (README tx.by_message): the message lookup runs on the projection
+ * of its first filter (by_hash, raw or normalized hash; by_body_hash; by_opcode), any further message filter on
+ * the messages table by its primary key; the keys are ordered as TON Center orders the transactions.
+ */
+export async function transactionKeysByMessage(
+  db: Db,
+  req: Req,
+  f: ByMessageFilter,
+  page: { limit: number; offset: number; sort: Sort },
+): Promise<TxKey[]> {
+  const params: QueryParams = { limit: page.limit, offset: page.offset, n: page.offset + page.limit };
+  const s = page.sort === 'asc' ? 'ASC' : 'DESC';
+  // An opcode filter means the receiving side (api-v3.md §1.7).
+  const direction = f.direction ?? (f.opcode !== undefined && f.msg_hash === undefined && f.body_hash === undefined ? 'in' : undefined);
+  if (direction) params.direction = direction;
+  if (f.msg_hash !== undefined) params.msg_hash = f.msg_hash;
+  if (f.body_hash !== undefined) params.body_hash = f.body_hash;
+  if (f.opcode !== undefined) params.opcode = f.opcode;
+
+  const hashSet =
+    'msg_hash IN (SELECT {msg_hash:String} UNION ALL SELECT msg_hash FROM message_hash_norms WHERE hash_norm = {msg_hash:String})';
+  const dirCond = direction ? [`direction = {direction:String}`] : [];
+  let inner: string;
+  const rest: string[] = [];
+  if (f.msg_hash !== undefined) {
+    inner = `SELECT tx_account, tx_lt, direction FROM messages WHERE ${[hashSet, ...dirCond].join(' AND ')}`;
+    if (f.body_hash !== undefined) rest.push('body_hash = {body_hash:String}');
+    if (f.opcode !== undefined) rest.push('opcode = {opcode:Int32}');
+  } else if (f.body_hash !== undefined) {
+    inner = `SELECT tx_account, tx_lt, direction FROM messages WHERE ${['body_hash = {body_hash:String}', ...dirCond].join(' AND ')}`;
+    if (f.opcode !== undefined) rest.push('opcode = {opcode:Int32}');
+  } else {
+    // Ordered by the receiving transaction's key, so the page is exactly TON Center's (lt, account) order.
+    inner = `SELECT DISTINCT tx_account, tx_lt, direction FROM messages WHERE ${['opcode = {opcode:Int32}', ...dirCond].join(' AND ')}
+             ORDER BY tx_lt ${s}, tx_account LIMIT {n:UInt32}`;
+  }
+  const keys = rest.length
+    ? `SELECT tx_account, tx_lt FROM messages WHERE (tx_account, tx_lt, direction) IN (${inner}) AND ${rest.join(' AND ')}`
+    : `SELECT tx_account, tx_lt FROM (${inner})`;
+  return query<TxKey>(
+    db,
+    req,
+    `SELECT DISTINCT tx_account AS account, tx_lt AS lt FROM (${keys})
+     ORDER BY lt ${s}, account LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    params,
+  );
+}
+
+/**
+ * adjacentTransactions (README tx.adjacent.parents / .children): `in` = the transaction that sent our in message,
+ * `out` = the transactions that received our out messages, none = both; ordered by lt ascending, no limit.
+ */
+export async function adjacentTransactionKeys(db: Db, req: Req, hash: string, direction?: 'in' | 'out'): Promise<TxKey[]> {
+  const ofTx = '(tx_account, tx_lt) IN (SELECT account, lt FROM transactions WHERE hash = {hash:String})';
+  const parents = `SELECT tx_account, tx_lt FROM messages WHERE direction = 'out' AND msg_hash IN (
+      SELECT msg_hash FROM messages WHERE direction = 'in' AND ${ofTx})`;
+  const children = `SELECT tx_account, tx_lt FROM messages WHERE direction = 'in' AND msg_hash IN (
+      SELECT msg_hash FROM messages WHERE direction = 'out' AND ${ofTx})`;
+  const keys = direction === 'in' ? parents : direction === 'out' ? children : `${parents} UNION ALL ${children}`;
+  return query<TxKey>(db, req, `SELECT DISTINCT tx_account AS account, tx_lt AS lt FROM (${keys}) ORDER BY lt, account`, { hash });
+}
+
+const keyOf = (k: { account: unknown; lt: unknown }): string => `${String(k.account)}|${String(k.lt)}`;
+
+/**
+ * The records of `keys`, in their order: from the record cache, else fetched by primary key (latest version of
+ * each row) with their messages (README tx.messages), bodies, init states and account states. Keys the store does
+ * not hold (a lookup racing a replay) are skipped.
+ */
+export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[]): Promise<TransactionRecord[]> {
+  if (keys.length === 0) return [];
+  const found = new Map<string, TransactionRecord>();
+  const missing: TxKey[] = [];
+  for (const k of keys) {
+    const rec = db.caches.txRecords.get(keyOf(k));
+    if (rec) found.set(keyOf(k), rec);
+    else missing.push(k);
+  }
+  if (missing.length > 0) {
+    const params = { accounts: missing.map((k) => k.account), lts: missing.map((k) => BigInt(k.lt)) };
+    const rows = await query(
+      db,
+      req,
+      `SELECT * FROM transactions WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+       ORDER BY ${TX_LATEST} LIMIT 1 BY account, lt`,
+      params,
+    );
+    for (const rec of await toTransactionRecords(db, req, rows)) {
+      found.set(keyOf(rec), rec);
+      db.caches.txRecords.set(keyOf(rec), rec, rec.trace_id === undefined ? db.caches.txRecordTtlMs : 0);
+    }
+  }
+  const out: TransactionRecord[] = [];
+  for (const k of keys) {
+    const rec = found.get(keyOf(k));
+    if (rec) out.push(rec);
+  }
+  return out;
+}
+
+/** Transaction rows → records: their messages, bodies and init states, and the account states before/after. */
+async function toTransactionRecords(db: Db, req: Req, rows: readonly Row[]): Promise<TransactionRecord[]> {
+  if (rows.length === 0) return [];
+  const msgRows = await query(
+    db,
+    req,
+    // Replayed message rows are identical: one per (transaction, direction, message).
+    `SELECT * FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+     LIMIT 1 BY tx_account, tx_lt, direction, msg_hash`,
+    { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
+  );
+  const byTx = new Map<string, Row[]>();
+  for (const m of msgRows) {
+    const k = `${String(m.tx_account)}|${String(m.tx_lt)}`;
+    let list = byTx.get(k);
+    if (!list) byTx.set(k, (list = []));
+    list.push(m);
+  }
+  const contentHashes: string[] = [];
+  for (const m of msgRows) {
+    contentHashes.push(String(m.body_hash));
+    if (m.init_state_hash !== null && m.init_state_hash !== undefined) contentHashes.push(String(m.init_state_hash));
+  }
+  const stateHashes = rows.flatMap((r) => [String(r.account_state_hash_before), String(r.account_state_hash_after)]);
+  const [contents, states] = await Promise.all([loadContents(db, req, contentHashes), loadStates(db, req, stateHashes)]);
+  return rows.map((r) => transactionFromRow(r, byTx.get(`${String(r.account)}|${String(r.lt)}`) ?? [], contents, states));
+}
+
+/** The addresses of a transactions response's address book: accounts, in_msg sources, out_msg destinations. */
+export function transactionAddresses(txs: readonly TransactionRecord[]): Array<string | null> {
+  const out: Array<string | null> = [];
+  for (const t of txs) {
+    out.push(t.account);
+    if (t.in_msg) out.push(t.in_msg.source);
+    for (const m of t.out_msgs) out.push(m.destination);
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ApiError } from '../errors.js';
+import { type AddressBook, addressBook } from '../repo/address-book.js';
+import type { Db, Req } from '../repo/db.js';
+
+/** The fastify instance routes are registered on (each module switches it to the zod type provider). */
+export type App = FastifyInstance;
+
+/** `app` with zod-typed route schemas. */
+export const zod = (app: App) => app.withTypeProvider<ZodTypeProvider>();
+
+/** Per-request settings from TON Center's control headers / query keys (api-v3.md §0.2). */
+export interface RequestContext extends Req {
+  noAddressBook: boolean;
+  noMetadata: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    tf: RequestContext;
+  }
+}
+
+/** What every route module receives. */
+export interface RouteDeps {
+  db: Db;
+}
+
+/** The address book of a response, or `{}` with X-No-Address-Book. */
+export function book(deps: RouteDeps, req: FastifyRequest, addresses: Iterable<string | null | undefined>): Promise<AddressBook> {
+  if (req.tf.noAddressBook) return Promise.resolve({});
+  return addressBook(deps.db, req.tf, addresses);
+}
+
+/** `metadata` is `{}` until token indexing exists (it is also `{}` with X-No-Metadata). */
+export const emptyMetadata = (): Record<string, never> => ({});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Keyset cursors (tonflow extension, user-issues.md #5 / TON Center issue #86)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The response header carrying the cursor of the next page (absent on the last page). */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/**
+ * Cursors are opaque to clients: base64url JSON naming the endpoint, the order and the sort they continue, and the
+ * sort key of the last row. A cursor used with another endpoint, order or sort is refused (422) rather than
+ * silently continuing a different listing.
+ */
+export function encodeCursor(kind: string, sort: string, order: string, key: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify({ v: 1, k: kind, s: sort, o: order, ...key })).toString('base64url');
+}
+
+export function decodeCursor(raw: string, kind: string, sort: string, order: string): Record<string, unknown> {
+  let c: Record<string, unknown>;
+  try {
+    c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw new ApiError(422, 'invalid cursor');
+  }
+  if (typeof c !== 'object' || c === null || c.v !== 1 || c.k !== kind) throw new ApiError(422, 'invalid cursor');
+  if (c.s !== sort || c.o !== order) throw new ApiError(422, 'cursor does not match the sort order or filters of this request');
+  return c;
+}
+
+export function setNextCursor(reply: FastifyReply, cursor: string | null): void {
+  if (cursor !== null) reply.header(NEXT_CURSOR_HEADER, cursor);
+}

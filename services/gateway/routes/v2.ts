@@ -1,0 +1,172 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import { blockById, masterchainEnds } from '../repo/blocks.js';
+import type { BlockIdRecord, BlockRecord } from '../repo/records.js';
+import { V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
+import { V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
+import { type App, type RouteDeps, zod } from './context.js';
+
+/**
+ * The v2 block operations (api-v2.md §3.1–3.4) under `/api/v2/`, answered from the index in the v2 envelope:
+ * `{"ok": true, "result": {"@type": …, …, "@extra": …}}`; errors `{"ok": false, "error", "code"}`.
+ */
+
+const tags = ['API v2'];
+const errors = { 404: V2Error, 422: V2Error, 500: V2Error };
+
+/** Zero states of the two networks (the `validator.zero_state` of their global configs). */
+const ZERO_STATE = {
+  mainnet: { root_hash: 'F6OpKZKqvqeFp6CQmFomXNMfMj2EnaUSOXN+Mh+wVWk=', file_hash: 'XplPz01CXAps5qeSWUtxcyBfdAo5zVb1N979KLSKD24=' },
+  testnet: { root_hash: 'gj+B8wb/AmlPk1z1AhVI484rhrUpgSr2oSFIh56VoSg=', file_hash: 'Z+IKwYS54DmmJmesw/nAD5DzWadnOCMzee+kdgSYDOg=' },
+};
+
+/** tonlib's request tag, as the Python server echoes it inside `result`: `<deadline>:<liteserver>:<random>`. */
+function extra(): string {
+  return `${(Date.now() / 1000 + 10).toFixed(7)}:0:${Math.random()}`;
+}
+
+/** `ton.blockIdExt`: shards as signed decimal int64 (api-v2.md §2). */
+function blockIdExt(b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }) {
+  return {
+    '@type': 'ton.blockIdExt' as const,
+    workchain: b.workchain,
+    shard: BigInt.asIntN(64, BigInt('0x' + b.shard)).toString(),
+    seqno: b.seqno,
+    root_hash: b.root_hash,
+    file_hash: b.file_hash,
+  };
+}
+
+/** A previous block referenced by id only: its hashes come from the store when it holds the block, else are empty. */
+async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRecord) {
+  const b = await blockById(deps.db, req.tf, { workchain: p.workchain, shard: BigInt('0x' + p.shard).toString(), seqno: p.seqno });
+  return blockIdExt({ ...p, root_hash: b?.root_hash ?? '', file_hash: b?.file_hash ?? '' });
+}
+
+async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<BlockRecord> {
+  const ends = await masterchainEnds(deps.db, req.tf);
+  if (!ends) throw new ApiError(500, 'LITE_SERVER_UNKNOWN: no masterchain blocks indexed');
+  return ends.last;
+}
+
+export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }): void {
+  const r = zod(app);
+
+  r.get(
+    '/api/v2/getMasterchainInfo',
+    {
+      schema: {
+        tags,
+        summary: 'Get masterchain info (v2)',
+        description: '`last` is the newest indexed masterchain block, `init` the zero state. The index keeps no state root hash: `state_root_hash` is empty.',
+        response: { 200: V2MasterchainInfo, ...errors },
+      },
+    },
+    async (req) => {
+      const last = await lastMasterchainBlock(deps, req);
+      const zero = opts.testnet ? ZERO_STATE.testnet : ZERO_STATE.mainnet;
+      return {
+        ok: true as const,
+        result: {
+          '@type': 'blocks.masterchainInfo' as const,
+          last: blockIdExt(last),
+          state_root_hash: '',
+          init: blockIdExt({ workchain: -1, shard: '8000000000000000', seqno: 0, ...zero }),
+          '@extra': extra(),
+        },
+      };
+    },
+  );
+
+  r.get(
+    '/api/v2/getBlockHeader',
+    {
+      schema: {
+        tags,
+        summary: 'Get block header (v2)',
+        description: 'The header of a block by its id; the hashes, when given, must match.',
+        querystring: V2BlockHeaderQuery,
+        response: { 200: V2BlockHeader, ...errors },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const b = await blockById(deps.db, req.tf, {
+        workchain: q.workchain,
+        shard: q.shard,
+        seqno: q.seqno,
+        ...(q.root_hash !== undefined ? { root_hash: q.root_hash } : {}),
+        ...(q.file_hash !== undefined ? { file_hash: q.file_hash } : {}),
+      });
+      if (!b) throw new ApiError(404, 'block not found');
+      const prev = await Promise.all(b.prev_blocks.map((p) => prevBlockIdExt(deps, req, p)));
+      return {
+        ok: true as const,
+        result: {
+          '@type': 'blocks.header' as const,
+          id: blockIdExt(b),
+          global_id: b.global_id,
+          version: b.version,
+          flags: b.flags,
+          after_merge: b.after_merge,
+          after_split: b.after_split,
+          before_split: b.before_split,
+          want_merge: b.want_merge,
+          want_split: b.want_split,
+          validator_list_hash_short: b.validator_list_hash_short,
+          catchain_seqno: b.gen_catchain_seqno,
+          min_ref_mc_seqno: b.min_ref_mc_seqno,
+          is_key_block: b.key_block,
+          prev_key_block_seqno: b.prev_key_block_seqno,
+          start_lt: b.start_lt,
+          end_lt: b.end_lt,
+          gen_utime: Number(b.gen_utime),
+          vert_seqno: b.vert_seqno,
+          prev_blocks: prev,
+          '@extra': extra(),
+        },
+      };
+    },
+  );
+
+  r.get(
+    '/api/v2/getConsensusBlock',
+    {
+      schema: {
+        tags,
+        summary: 'Get consensus block (v2)',
+        description: 'The newest indexed masterchain block and its generation time.',
+        response: { 200: V2ConsensusBlock, ...errors },
+      },
+    },
+    async (req) => {
+      const last = await lastMasterchainBlock(deps, req);
+      return {
+        ok: true as const,
+        result: { '@type': 'ext.blocks.consensusBlock' as const, consensus_block: last.seqno, timestamp: Number(last.gen_utime), '@extra': extra() },
+      };
+    },
+  );
+
+  r.get(
+    '/api/v2/getMasterchainBlockSignatures',
+    {
+      schema: {
+        tags,
+        summary: 'Get masterchain block signatures (v2)',
+        description:
+          'The validator signatures of a masterchain block. Block BOCs do not carry them (they travel in block proofs), so the list is empty for every source tonflow has today.',
+        querystring: V2SeqnoQuery,
+        response: { 200: V2BlockSignatures, ...errors },
+      },
+    },
+    async (req) => {
+      const b = await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: req.query.seqno });
+      if (!b) throw new ApiError(404, 'block not found');
+      return {
+        ok: true as const,
+        result: { '@type': 'blocks.blockSignatures' as const, id: blockIdExt(b), signatures: [], '@extra': extra() },
+      };
+    },
+  );
+}

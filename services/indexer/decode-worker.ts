@@ -1,0 +1,31 @@
+import { parentPort } from 'node:worker_threads';
+import { decodeMessage } from './decode-block-rows.js';
+import type { DecodeReply, DecodeRequest } from './decode-pool.js';
+import { blockToRows } from './to-rows.js';
+
+/**
+ * Entry of a decode worker thread (see decode-pool.ts): raw-block messages in, rows out, in request order. Errors
+ * travel as their name, code, message and retryable flag; the pool rebuilds them on the other side.
+ */
+const port = parentPort;
+if (!port) throw new Error('decode-worker.js runs as a worker thread (services/indexer/decode-pool.ts starts it)');
+
+port.on('message', (req: DecodeRequest) => {
+  let reply: DecodeReply;
+  try {
+    reply = { id: req.id, ok: true, decoded: decodeMessage({ headers: req.headers, value: Buffer.from(req.value.buffer, req.value.byteOffset, req.value.byteLength) }, blockToRows) };
+  } catch (e) {
+    const err = e as { name?: unknown; code?: unknown; message?: unknown; retryable?: unknown };
+    reply = {
+      id: req.id,
+      ok: false,
+      error: {
+        name: typeof err.name === 'string' ? err.name : 'Error',
+        code: typeof err.code === 'string' ? err.code : 'INTERNAL',
+        message: typeof err.message === 'string' ? err.message : String(e),
+        retryable: err.retryable === true,
+      },
+    };
+  }
+  port.postMessage(reply);
+});

@@ -1,0 +1,251 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../services/gateway/app.js';
+import { toRows } from '../../services/indexer/rows.js';
+import { writeCorpus } from '../../bench/corpus.js';
+import { createMetrics } from '../../shared/runtime/metrics.js';
+import { createStore } from '../../shared/store/client.js';
+import { migrate } from '../../shared/store/migrate.js';
+import type { QueryParams, Store } from '../../shared/store/store.js';
+import { decodeBlock } from '../../shared/ton/decode-block.js';
+import { describeFixtures, fixturesDir } from '../helpers/fixtures.js';
+import { TABLES, silentLogger } from '../helpers/gateway.js';
+
+/*
+ * Every statement the gateway sends for its endpoints, checked with `EXPLAIN indexes = 1` on a store with volume
+ * (the fixture blocks plus a 120,000-transaction corpus of bench/corpus.ts, so the big tables span many granules):
+ * each read of a table or projection must be narrowed by its primary key or a skip index, or be an in-order read
+ * cut by LIMIT. Statements are recorded by wrapping the store, so what is checked is exactly what the routes send,
+ * with their bound parameters. Reads of parts too small to prune (a single granule) are reported, not failed.
+ */
+
+interface Read {
+  source: string;
+  readType: string;
+  filtered: boolean;
+  indexes: Array<{ kind: string; name: string | null; condition: string | null; selected: number; total: number }>;
+}
+
+const clean = (line: string): string => line.replace(/^[\s│├└─]+/u, '').trim();
+
+function parsePlan(lines: string[]): Read[] {
+  const reads: Read[] = [];
+  let cur: Read | null = null;
+  let idx: Read['indexes'][number] | null = null;
+  let inIndexes = false;
+  for (const raw of lines) {
+    const line = clean(raw);
+    const start = /^ReadFromMergeTree \((.+)\)$/.exec(line);
+    if (start) {
+      cur = { source: start[1]!, readType: 'Default', filtered: false, indexes: [] };
+      reads.push(cur);
+      idx = null;
+      inIndexes = false;
+      continue;
+    }
+    if (!cur) continue;
+    let m: RegExpExecArray | null;
+    if ((m = /^Read type: (\w+)/.exec(line))) cur.readType = m[1]!;
+    else if (/^Prewhere filter column: (?!__topKFilter)/.test(line)) cur.filtered = true;
+    else if (line === 'Indexes:') inIndexes = true;
+    else if (inIndexes && (line === 'PrimaryKey' || line === 'Skip')) {
+      idx = { kind: line, name: null, condition: null, selected: -1, total: -1 };
+      cur.indexes.push(idx);
+    } else if (inIndexes && line === 'PrimaryKeyExpand') idx = null;
+    else if (idx && (m = /^Name: (.+)$/.exec(line))) idx.name = m[1]!;
+    else if (idx && (m = /^Condition: (.+)$/.exec(line))) idx.condition = m[1]!;
+    else if (idx && (m = /^Granules: (\d+)\/(\d+)$/.exec(line))) {
+      idx.selected = Number(m[1]);
+      idx.total = Number(m[2]);
+    } else if (/^(Ranges|Parts|Keys|Search Algorithm|Description|Output|FINAL|Prewhere filter|Virtual row|Lazily)/.test(line) || /^[\w.()]+$/.test(line)) {
+      // details of the current read
+    } else if (/^[A-Z][A-Za-z]+( \(|$)/.test(line)) {
+      cur = null;
+      idx = null;
+      inIndexes = false;
+    }
+  }
+  return reads;
+}
+
+/** 'primary' | 'skip:<name>' | 'order' | 'tiny' (at most one granule, or an empty set: nothing to prune) | null (a scan). */
+function boundOf(r: Read, plan: string): string | null {
+  for (const i of r.indexes) {
+    if (i.kind === 'PrimaryKey' && i.condition && i.condition !== 'true' && i.total > 0 && i.selected < i.total) return 'primary';
+    if (i.kind === 'Skip' && i.total > 0 && i.selected < i.total) return `skip:${i.name}`;
+  }
+  if ((r.readType === 'InOrder' || r.readType === 'InReverseOrder') && /\bLimit\b/.test(plan) && !r.filtered) return 'order';
+  const total = Math.max(0, ...r.indexes.map((i) => i.total));
+  if (total <= 1) return 'tiny';
+  return null;
+}
+
+interface Recorded {
+  sql: string;
+  params: QueryParams | undefined;
+}
+
+describeFixtures('gateway: every statement it sends reads through a key, a projection or a skip index', () => {
+  let dataDir = '';
+  let store: Store;
+  let app: FastifyInstance;
+  let recorded: Recorded[] = [];
+  const samples: Record<string, string> = {};
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-gateway-explain-'));
+    store = await createStore({ mode: 'embedded', dataDir, database: `test_gw_explain_${process.pid}` });
+    await migrate(store);
+    const corpus = path.join(dataDir, 'corpus');
+    writeCorpus({ fromDir: path.join(fixturesDir, 'blocks'), outDir: corpus, transactions: 120_000 });
+    for (const dir of [path.join(fixturesDir, 'blocks'), corpus]) {
+      const rows = readdirSync(dir)
+        .filter((f) => f.endsWith('.boc'))
+        .sort()
+        .map((f) => {
+          const d = decodeBlock(readFileSync(path.join(dir, f)));
+          const b = d.block;
+          return toRows(d, { mcSeqno: b.workchain === -1 ? b.seqno : (b.master_ref_seqno ?? b.min_ref_mc_seqno) + 1 });
+        });
+      for (const t of TABLES) await store.insert(t, rows.flatMap((r) => r[t] as object[]));
+    }
+    rmSync(corpus, { recursive: true, force: true });
+    // The corpus multiplies transactions and messages; the other tables get synthetic rows (never colliding with
+    // real keys) so that they too span many granules.
+    const h = (salt: string): string =>
+      `base64Encode(concat(reinterpretAsString(sipHash128('${salt}', number)), reinterpretAsString(sipHash128(number, '${salt}'))))`;
+    const acct = `concat('0:', hex(sipHash128('acct', number)), hex(sipHash128(number, 'acct')))`;
+    for (const sql of [
+      `INSERT INTO blocks (workchain, shard, seqno, root_hash, file_hash, mc_block_seqno, gen_utime, start_lt, end_lt, rand_seed, created_by)
+       SELECT 0, 2305843009213693952, 1000000000 + number, ${h('root')}, ${h('file')}, 1000000000 + intDiv(number, 2), 1000000000 + number,
+              1000000000000000000 + number * 1000, 1000000000000000000 + number * 1000 + 999, ${h('seed')}, ${h('by')} FROM numbers(200000)`,
+      `INSERT INTO shard_state SELECT 1000000000 + intDiv(number, 4), 0, 2305843009213693952, number FROM numbers(200000)`,
+      `INSERT INTO latest_account_states (account, account_state_hash, last_trans_lt, last_trans_hash, last_trans_now, balance, status)
+       SELECT ${acct}, ${h('las')}, number, ${h('lth')}, 1600000000, number % 1000, 'active' FROM numbers(200000)`,
+      `INSERT INTO account_states (hash, account, last_trans_lt, balance, status) SELECT ${h('st')}, ${acct}, number, number, 'active' FROM numbers(200000)`,
+      `INSERT INTO message_contents SELECT ${h('body')}, base64Encode(reinterpretAsString(sipHash128('boc', number))), NULL FROM numbers(200000)`,
+      `INSERT INTO message_hash_norms SELECT ${h('norm')}, ${h('msg')} FROM numbers(200000)`,
+    ]) {
+      await store.command(sql);
+    }
+    // One part per table, as a long-running store converges to: granule counts are then per table.
+    for (const t of TABLES) await store.command(`OPTIMIZE TABLE ${t} FINAL`);
+
+    const recording: Store = {
+      database: store.database,
+      command: (sql, params) => store.command(sql, params),
+      insert: (table, rows) => store.insert(table, rows),
+      query: (sql, params, opts) => {
+        recorded.push({ sql, params });
+        return store.query(sql, params, opts);
+      },
+      close: () => store.close(),
+    };
+    app = await buildApp({
+      store: recording,
+      logger: silentLogger(),
+      metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+      // Caches off: every request must reach the store, so every statement is seen.
+      config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0 },
+    });
+    const one = async <T>(sql: string): Promise<T> => (await store.query<T>(sql))[0]!;
+    const tx = await one<{ account: string; lt: string; hash: string; now: number; block_seqno: number; block_shard: string; mc: number }>(
+      "SELECT account, lt, hash, now, block_seqno, toString(block_shard) AS block_shard, mc_block_seqno AS mc FROM transactions WHERE block_seqno = 52111590 AND lt = 56269616000003 LIMIT 1",
+    );
+    const msg = await one<{ msg_hash: string; body_hash: string; source: string; destination: string; opcode: number }>(
+      "SELECT msg_hash, body_hash, source, destination, opcode FROM messages WHERE tx_account = '" + tx.account + "' AND tx_lt = " + tx.lt + " AND direction = 'in'",
+    );
+    Object.assign(samples, {
+      account: tx.account,
+      lt: tx.lt,
+      hash: encodeURIComponent(tx.hash),
+      now: String(tx.now),
+      msg: encodeURIComponent(msg.msg_hash),
+      body: encodeURIComponent(msg.body_hash),
+      source: msg.source,
+      destination: msg.destination,
+    });
+  }, 600_000);
+
+  afterAll(async () => {
+    await app?.close();
+    if (store) {
+      await store.command(`DROP DATABASE IF EXISTS ${store.database}`);
+      await store.close();
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('checks the statements of every endpoint and filter', async () => {
+    const s = samples;
+    const urls = [
+      '/api/v3/masterchainInfo',
+      '/api/v3/blocks?limit=5',
+      '/api/v3/blocks?workchain=0&shard=6000000000000000&seqno=52111590',
+      '/api/v3/blocks?seqno=52111590',
+      '/api/v3/blocks?root_hash=d350895e85ffd081f564e5d138f374a9b52b53aee0035b07ce5a5d6388b73b45',
+      '/api/v3/blocks?mc_seqno=47004579',
+      '/api/v3/blocks?start_utime=1745147839&end_utime=1745147839',
+      '/api/v3/blocks?start_lt=56269616000000&end_lt=56269616000000',
+      '/api/v3/masterchainBlockShardState?seqno=46991999',
+      '/api/v3/masterchainBlockShards?seqno=47004579',
+      `/api/v3/transactions?account=${s.account}`,
+      `/api/v3/transactions?account=${s.account}&start_utime=${s.now}&end_utime=${s.now}`,
+      `/api/v3/transactions?hash=${s.hash}`,
+      `/api/v3/transactions?hash=${s.hash}&account=${s.account}`,
+      `/api/v3/transactions?lt=${s.lt}`,
+      '/api/v3/transactions?start_lt=56269616000000&end_lt=56269616000011',
+      `/api/v3/transactions?start_utime=${s.now}&end_utime=${s.now}`,
+      '/api/v3/transactions?workchain=0&shard=6000000000000000&seqno=52111590',
+      '/api/v3/transactions?mc_seqno=17734191',
+      '/api/v3/transactions?limit=5',
+      '/api/v3/transactionsByMasterchainBlock?seqno=17734191',
+      `/api/v3/transactionsByMessage?msg_hash=${s.msg}`,
+      `/api/v3/transactionsByMessage?body_hash=${s.body}&limit=5`,
+      '/api/v3/transactionsByMessage?opcode=0x7362d09c&limit=5',
+      `/api/v3/adjacentTransactions?hash=${s.hash}`,
+      `/api/v3/messages?msg_hash=${s.msg}`,
+      `/api/v3/messages?body_hash=${s.body}&limit=5`,
+      `/api/v3/messages?source=${s.source}`,
+      `/api/v3/messages?destination=${s.destination}`,
+      '/api/v3/messages?source=null&limit=5',
+      '/api/v3/messages?opcode=0x7362d09c&limit=5',
+      '/api/v3/messages?start_lt=56269616000000&end_lt=56269616000011',
+      `/api/v3/messages?start_utime=${s.now}&end_utime=${s.now}`,
+      '/api/v3/messages?limit=5',
+      `/api/v3/accountStates?address=${s.account}`,
+      `/api/v3/walletStates?address=${s.account}`,
+      `/api/v3/addressBook?address=${s.account}`,
+      `/api/v3/addressInformation?address=${s.account}`,
+      '/api/v3/topAccountsByBalance?limit=5',
+      '/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590',
+    ];
+    const report: string[] = [];
+    const failures: string[] = [];
+    let checked = 0;
+    for (const url of urls) {
+      recorded = [];
+      const r = await app.inject({ method: 'GET', url });
+      expect({ url, status: r.statusCode }).toEqual({ url, status: expect.any(Number) });
+      expect(r.statusCode, `${url}: ${r.body.slice(0, 200)}`).toBeLessThan(500);
+      for (const st of recorded) {
+        const lines = (await store.query<{ explain: string }>(`EXPLAIN indexes = 1 ${st.sql}`, st.params)).map((x) => x.explain);
+        const plan = lines.join('\n');
+        for (const read of parsePlan(lines)) {
+          const bound = boundOf(read, plan);
+          checked++;
+          const summary = `${url} :: ${read.source.replace(`${store.database}.`, '')} via ${bound ?? 'SCAN'}`;
+          report.push(summary);
+          if (bound === null) failures.push(`${summary}\n${st.sql}\n${plan}`);
+          if (bound === 'tiny' && process.env.SHOW_TINY) console.log(`${summary}\n${st.sql}\n${plan}`);
+        }
+      }
+    }
+    console.log(`${checked} reads checked:\n${[...new Set(report)].join('\n')}`);
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(60);
+  }, 300_000);
+});
