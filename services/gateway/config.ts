@@ -8,63 +8,63 @@ import { type Config, type ConfigRule, configTypes, defineConfig, tonflowConfigS
 const { integer, text, secret, boolean } = configTypes;
 
 const fields = {
-    ...tonflowConfigSchema.fields,
-    host: {
-      env: 'TONFLOW_HOST',
-      flag: 'host',
-      default: '0.0.0.0',
-      description: 'Address the gateway listens on (0.0.0.0: every interface, as Kubernetes probes need)',
-      type: text('a host name or IP address'),
-    },
-    apiKeysFile: {
-      env: 'TONFLOW_API_KEYS_FILE',
-      flag: 'api-keys-file',
-      description: 'JSON file of API keys: [{"key": "...", "rps": 10, "account": "..."}] or {"<key>": rps}; rps 0 = unlimited',
-      type: text('a file path').optional(),
-    },
-    apiKeys: {
-      env: 'TONFLOW_API_KEYS',
-      description: 'API keys as key:rps[:account], comma-separated (added to the keys file)',
-      secret: true,
-      type: secret().optional(),
-    },
-    rpsWithoutKey: {
-      env: 'TONFLOW_API_RPS_WITHOUT_KEY',
-      flag: 'rps-without-key',
-      default: '1',
-      description: "Requests per second per client address without an API key (TON Center's keyless limit is 1); 0 = unlimited",
-      type: integer(0, 1_000_000),
-    },
-    trustProxy: {
-      env: 'TONFLOW_TRUST_PROXY',
-      default: 'false',
-      description: 'Take the client address from X-Forwarded-For (set behind a load balancer)',
-      type: boolean(),
-    },
-    apiCacheEntries: {
-      env: 'TONFLOW_API_CACHE_ENTRIES',
-      default: '100000',
-      description: 'Entries of each immutable-data cache of the gateway (message bodies, account states, tx hash keys); 0 disables them',
-      type: integer(0, 10_000_000),
-    },
-    txCacheEntries: {
-      env: 'TONFLOW_API_TX_CACHE_ENTRIES',
-      default: '20000',
-      description: 'Transaction records the gateway keeps in memory (about 2-5 KB each); 0 disables the record cache',
-      type: integer(0, 10_000_000),
-    },
-    txCacheTtlMs: {
-      env: 'TONFLOW_API_TX_CACHE_TTL_MS',
-      default: '60000',
-      description: 'How long a cached transaction without trace_id is reused, ms (the trace stage adds trace_id later)',
-      type: integer(0, 86_400_000),
-    },
-    addressBookTtlMs: {
-      env: 'TONFLOW_API_ADDRESS_BOOK_TTL_MS',
-      default: '60000',
-      description: 'How long the gateway reuses an account code hash for address books, ms; 0 = always read it',
-      type: integer(0, 3_600_000),
-    },
+  ...tonflowConfigSchema.fields,
+  host: {
+    env: 'TONFLOW_HOST',
+    flag: 'host',
+    default: '0.0.0.0',
+    description: 'Address the gateway listens on (0.0.0.0: every interface, as Kubernetes probes need)',
+    type: text('a host name or IP address'),
+  },
+  apiKeysFile: {
+    env: 'TONFLOW_API_KEYS_FILE',
+    flag: 'api-keys-file',
+    description: 'JSON file of API keys: [{"key": "...", "rps": 10, "account": "..."}] or {"<key>": rps}; rps 0 = unlimited',
+    type: text('a file path').optional(),
+  },
+  apiKeys: {
+    env: 'TONFLOW_API_KEYS',
+    description: 'API keys as key:rps[:account], comma-separated (added to the keys file)',
+    secret: true,
+    type: secret().optional(),
+  },
+  rpsWithoutKey: {
+    env: 'TONFLOW_API_RPS_WITHOUT_KEY',
+    flag: 'rps-without-key',
+    default: '100',
+    description: "Requests per second per client address without an API key (TON Center's hosted keyless limit is 1; a self-hosted default is more generous); 0 = unlimited",
+    type: integer(0, 1_000_000),
+  },
+  trustProxy: {
+    env: 'TONFLOW_TRUST_PROXY',
+    default: 'false',
+    description: 'Take the client address from X-Forwarded-For (set behind a load balancer)',
+    type: boolean(),
+  },
+  apiCacheEntries: {
+    env: 'TONFLOW_API_CACHE_ENTRIES',
+    default: '100000',
+    description: 'Entries of each immutable-data cache of the gateway (message bodies, account states, tx hash keys); 0 disables them',
+    type: integer(0, 10_000_000),
+  },
+  txCacheEntries: {
+    env: 'TONFLOW_API_TX_CACHE_ENTRIES',
+    default: '20000',
+    description: 'Transaction records the gateway keeps in memory (about 2-5 KB each); 0 disables the record cache',
+    type: integer(0, 10_000_000),
+  },
+  txCacheTtlMs: {
+    env: 'TONFLOW_API_TX_CACHE_TTL_MS',
+    default: '60000',
+    description: 'How long a cached transaction without trace_id is reused, ms (the trace stage adds trace_id later)',
+    type: integer(0, 86_400_000),
+  },
+  addressBookTtlMs: {
+    env: 'TONFLOW_API_ADDRESS_BOOK_TTL_MS',
+    default: '60000',
+    description: 'How long the gateway reuses an account code hash for address books, ms; 0 = always read it',
+    type: integer(0, 3_600_000),
+  },
 };
 
 /** Every tonflow rule still holds: it reads only tonflow keys, which this schema has too. */
