@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -462,9 +463,8 @@ interface EmbeddedEngine {
   path: string;
   client: ClickHouseClient;
   connection: ChdbConnection;
-  /** Whether inserts hand their data over as files ({@link stagingDir}); off once the engine refused one. */
+  /** Whether inserts hand their data over as files in {@link STAGING_ROOT}; off once the engine refused one. */
   stageInserts: boolean;
-  stagingDir: string | null;
   staged: number;
   refs: number;
   tail: Promise<unknown>;
@@ -490,7 +490,7 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
       connection: connection as unknown as ClickHouseClientConfigOptions['connection'],
       log: clientLog(logger),
     });
-    engine = { path: dir, client, connection, stageInserts: true, stagingDir: null, staged: 0, refs: 0, tail: Promise.resolve() };
+    engine = { path: dir, client, connection, stageInserts: true, staged: 0, refs: 0, tail: Promise.resolve() };
   }
   const e = engine;
   e.refs++;
@@ -512,8 +512,9 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
         // chdb spends ~3-4 ms per MB of inline INSERT data outside the query itself (about as long as ClickHouse then
         // takes to parse and write it); handing it the same bytes as a file on tmpfs skips that (bench/RESULTS.md,
         // ingest). The file lives for the statement only.
-        const file = path.join(stagingDir(e), `${++e.staged}.tsv`);
-        writeFileSync(file, body);
+        const file = path.join(STAGING_ROOT, `tonflow-insert-${process.pid}-${++e.staged}-${randomBytes(6).toString('hex')}.tsv`);
+        // Exclusive create, owner-only: a shared temporary directory must not let anyone else's file stand in.
+        writeFileSync(file, body, { flag: 'wx', mode: 0o600 });
         try {
           await e.connection.chdb.queryAsync(
             `INSERT INTO ${table} (${columns.map((c) => `\`${c}\``).join(', ')}) SELECT * FROM file(${sqlString(file)}, 'TabSeparated', ` +
@@ -548,7 +549,6 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
       await e.tail;
       if (e.refs > 0) return;
       if (engine === e) engine = null;
-      if (e.stagingDir) rmSync(e.stagingDir, { recursive: true, force: true });
       await e.client.close();
     },
   };
@@ -667,13 +667,11 @@ function plainSettings(settings: ClickHouseSettings): Record<string, string | nu
 const STAGING_REFUSED = new Set(['PATH_ACCESS_DENIED', 'DATABASE_ACCESS_DENIED', 'ACCESS_DENIED', 'FILE_DOESNT_EXIST', 'CANNOT_OPEN_FILE', 'UNKNOWN_FUNCTION']);
 
 /**
- * The engine's private directory for staged insert data: on tmpfs (`/dev/shm`) where there is one, so the bytes
- * never reach a disk; removed with the engine.
+ * Where an embedded insert stages its data for the statement's duration: tmpfs (`/dev/shm`) where there is one, so
+ * the bytes never reach a disk. Each file is removed when its statement ends; only a process killed in the middle of
+ * an insert leaves one behind.
  */
-function stagingDir(e: EmbeddedEngine): string {
-  if (!e.stagingDir) e.stagingDir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'tonflow-chdb-'));
-  return e.stagingDir;
-}
+const STAGING_ROOT = existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 
 /** A ClickHouse string literal. */
 function sqlString(s: string): string {
