@@ -50,8 +50,9 @@ export function openBus(config: TonflowConfig, logger: Logger, clientId: string)
     brokers: [...(config.kafkaBrokers ?? [])],
     clientId: config.kafkaClientId ?? clientId,
     logger: logger.child({ module: 'kafka' }),
-    // Two partitions in flight: the decode stage decodes one partition's batch while writing another's.
-    consumer: { partitionsConsumedConcurrently: 2 },
+    // Two partitions in flight: the decode stage decodes one partition's batch while writing another's. A fetch
+    // waits at most TONFLOW_BATCH_MAX_MS for more messages: the time bound of a batch that is not full.
+    consumer: { partitionsConsumedConcurrently: 2, maxWaitTimeMs: config.batchMaxMs },
   });
 }
 

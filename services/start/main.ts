@@ -73,6 +73,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         consumer,
         toRows: blockToRows,
         write: createStoreWriter({ store, logger: log }),
+        flushRows: config.batchMaxRows,
         deadLetter: async (msg, error) => {
           log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'block dead-lettered');
           await deadLetter(producer, topics.rawBlocksDlq, msg, error);

@@ -507,7 +507,7 @@ export const tonflowConfigSchema = defineConfig(
     batchMaxMs: {
       env: 'TONFLOW_BATCH_MAX_MS',
       default: '500',
-      description: 'Milliseconds after its first row at which a stage flushes a batch that is not full',
+      description: 'Kafka mode: longest a stage waits for a fetch to fill its batch before writing what it has',
       type: integer(1, 600_000),
     },
     logLevel: {
