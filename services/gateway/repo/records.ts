@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import { decodedOpcode } from '../../../shared/ton/records/opcodes.js';
 import type { TransactionDescr } from '../schemas/records.js';
+import type { V3Block } from '../../../shared/ton/records/block.js';
+import type { V3Message, V3MessageContent } from '../../../shared/ton/records/message.js';
+import type { V3BlockId } from '../../../shared/ton/records/transaction.js';
 
 /**
  * Store rows (JSONEachRow of the tables in shared/store/migrations, 64-bit integers as strings) → TON Center's
@@ -32,43 +35,9 @@ const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const num = (v: unknown): number => Number(v);
 
-export interface BlockIdRecord {
-  workchain: number;
-  shard: string;
-  seqno: number;
-}
-
-export interface BlockRecord {
-  workchain: number;
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-  global_id: number;
-  version: number;
-  after_merge: boolean;
-  before_split: boolean;
-  after_split: boolean;
-  want_merge: boolean;
-  want_split: boolean;
-  key_block: boolean;
-  vert_seqno_incr: boolean;
-  flags: number;
-  gen_utime: string;
-  start_lt: string;
-  end_lt: string;
-  validator_list_hash_short: number;
-  gen_catchain_seqno: number;
-  min_ref_mc_seqno: number;
-  prev_key_block_seqno: number;
-  vert_seqno: number;
-  master_ref_seqno: number | null;
-  rand_seed: string;
-  created_by: string;
-  tx_count: number;
-  masterchain_block_ref: BlockIdRecord | null;
-  prev_blocks: BlockIdRecord[];
-}
+/** The wire records are the decoder's (shared/ton/records): one definition of the v3 shapes. */
+export type BlockIdRecord = V3BlockId;
+export type BlockRecord = V3Block;
 
 export function blockFromRow(r: Row): BlockRecord {
   const prev = (r.prev_blocks as Array<Record<string, unknown>> | null) ?? [];
@@ -105,35 +74,14 @@ export function blockFromRow(r: Row): BlockRecord {
   };
 }
 
-export interface ContentRecord {
-  hash: string;
-  body: string;
-  decoded: Record<string, unknown> | null;
-}
+export type ContentRecord = V3MessageContent;
 
-export interface MessageRecord {
-  hash: string;
-  source: string | null;
-  destination: string | null;
-  value: string | null;
-  value_extra_currencies: Record<string, string> | null;
-  fwd_fee: string | null;
-  ihr_fee: string | null;
-  created_lt: string | null;
-  created_at: string | null;
-  opcode: string | null;
-  decoded_opcode: string | null;
-  ihr_disabled: boolean | null;
-  bounce: boolean | null;
-  bounced: boolean | null;
-  import_fee: string | null;
-  extra_flags: string | null;
+/** A stored message: as decoded, plus the two sides `/messages` fills; the content may be missing from the store. */
+export type MessageRecord = Omit<V3Message, 'message_content'> & {
+  message_content: ContentRecord | null;
   in_msg_tx_hash?: string;
   out_msg_tx_hash?: string;
-  message_content: ContentRecord | null;
-  init_state: ContentRecord | null;
-  hash_norm?: string;
-}
+};
 
 /** Message bodies and init states by cell hash (`message_contents`). */
 export type Contents = ReadonlyMap<string, ContentRecord>;
