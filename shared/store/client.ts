@@ -66,15 +66,23 @@ function statementSettings(timeoutMs: number): ClickHouseSettings {
   };
 }
 
+/**
+ * How a statement applies its settings: `session` statements may rely on (and leave) session state (`USE`, `SET`);
+ * `statement` ones carry everything in the statement itself (an INSERT's SETTINGS clause) and are sent in full.
+ */
+type StatementScope = 'session' | 'statement';
+
 /** A transport: a client plus how statements must be wrapped for it. */
 interface Backend {
   readonly client: ClickHouseClient;
-  /** Statement prefix selecting the database (embedded: chdb has no per-request database). */
-  readonly prefix: string;
   /** Passes an AbortSignal for the client-side deadline (server only: chdb cannot cancel a running query). */
   readonly abortable: boolean;
-  /** Runs one statement; embedded serialises them because `USE`/`SET` are session state. */
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one statement; embedded serialises them because `USE`/`SET` are session state. `fn` gets the prefix
+   * its statement needs (embedded: `USE` when the session is elsewhere) and the settings still to send (embedded:
+   * only those the session does not already hold).
+   */
+  run<T>(settings: ClickHouseSettings, fn: (prefix: string, settings: ClickHouseSettings) => Promise<T>, scope: StatementScope): Promise<T>;
   /**
    * Inserts a TabSeparated body into `table` (`database.table`, plain identifiers; `columns` too, `types` their
    * ClickHouse types) with `settings` scoped to the statement. Resolves when ClickHouse acknowledged the rows.
@@ -103,13 +111,13 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
       : await openServer(config, logger, Math.max(queryTimeoutMs, commandTimeoutMs, insertTimeoutMs));
 
   let closed = false;
-  type Statement<T> = (settings: ClickHouseSettings, signal?: AbortSignal) => Promise<T>;
-  async function exec<T>(operation: string, timeoutMs: number, fn: Statement<T>): Promise<T> {
+  type Statement<T> = (prefix: string, settings: ClickHouseSettings, signal?: AbortSignal) => Promise<T>;
+  async function exec<T>(operation: string, timeoutMs: number, fn: Statement<T>, scope: StatementScope = 'session'): Promise<T> {
     if (closed) throw new NonRetryableError('STORE_CLOSED', `${operation}: store is closed`);
     const started = Date.now();
     const signal = backend.abortable ? AbortSignal.timeout(timeoutMs + CLIENT_GRACE_MS) : undefined;
     try {
-      const out = await backend.run(() => fn(statementSettings(timeoutMs), signal));
+      const out = await backend.run(statementSettings(timeoutMs), (prefix, settings) => fn(prefix, settings, signal), scope);
       logger?.debug({ operation, ms: Date.now() - started }, 'store statement');
       return out;
     } catch (e) {
@@ -174,15 +182,15 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     async command(query: string, params?: QueryParams): Promise<void> {
       // Any statement may be DDL: the column types cached for insert encoding are looked up again.
       columnTypes.clear();
-      await exec(`command ${summarize(query)}`, commandTimeoutMs, (clickhouse_settings, abort_signal) =>
-        backend.client.command({ query: backend.prefix + query, query_params: params, clickhouse_settings, abort_signal }),
+      await exec(`command ${summarize(query)}`, commandTimeoutMs, (prefix, clickhouse_settings, abort_signal) =>
+        backend.client.command({ query: prefix + query, query_params: params, clickhouse_settings, abort_signal }),
       );
     },
     async insert(table: string, rows: readonly object[]): Promise<void> {
       if (rows.length === 0) return;
       const target = qualified(table);
       const body = await encodeInsert(table, rows);
-      await exec(`insert into ${table}`, insertTimeoutMs, async (clickhouse_settings, abort_signal) => {
+      await exec(`insert into ${table}`, insertTimeoutMs, async (_prefix, clickhouse_settings, abort_signal) => {
         if (body.format === 'TabSeparated') {
           await backend.insertText(`${database}.${table}`, body.columns, body.types, body.bytes, clickhouse_settings, abort_signal);
           return;
@@ -194,12 +202,12 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
           clickhouse_settings,
           abort_signal,
         });
-      });
+      }, 'statement');
     },
     async query<T = Record<string, unknown>>(query: string, params?: QueryParams, qopts?: { timeoutMs?: number }): Promise<T[]> {
-      return exec(`query ${summarize(query)}`, qopts?.timeoutMs ?? queryTimeoutMs, async (clickhouse_settings, abort_signal) => {
+      return exec(`query ${summarize(query)}`, qopts?.timeoutMs ?? queryTimeoutMs, async (prefix, clickhouse_settings, abort_signal) => {
         const rs = await backend.client.query({
-          query: backend.prefix + query,
+          query: prefix + query,
           query_params: params,
           format: 'JSONEachRow',
           clickhouse_settings,
@@ -219,7 +227,7 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
   // a client without a database in openServer.
   if (config.mode === 'embedded') {
     try {
-      await backend.run(() => ensureDatabase(backend.client, database, commandTimeoutMs));
+      await backend.run({}, () => ensureDatabase(backend.client, database, commandTimeoutMs), 'statement');
     } catch (e) {
       await store.close();
       throw translateStoreError(e, { operation: `create database ${database}` });
@@ -468,7 +476,20 @@ interface EmbeddedEngine {
   staged: number;
   refs: number;
   tail: Promise<unknown>;
+  /**
+   * What the session is known to hold: its current database and the settings last SET. chdb runs the `SET`s and
+   * the `USE` of every statement as statements of their own (~0.3 ms each, as long as a point read); sending only
+   * what changed makes a typical read one statement. Unknown (emptied) after anything that may have changed them.
+   */
+  session: SessionState;
 }
+
+interface SessionState {
+  database: string | null;
+  settings: Map<string, string>;
+}
+
+const unknownSession = (): SessionState => ({ database: null, settings: new Map() });
 
 let engine: EmbeddedEngine | null = null;
 
@@ -490,17 +511,38 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
       connection: connection as unknown as ClickHouseClientConfigOptions['connection'],
       log: clientLog(logger),
     });
-    engine = { path: dir, client, connection, stageInserts: true, staged: 0, refs: 0, tail: Promise.resolve() };
+    engine = { path: dir, client, connection, stageInserts: true, staged: 0, refs: 0, tail: Promise.resolve(), session: unknownSession() };
   }
   const e = engine;
   e.refs++;
   let released = false;
   return {
     client: e.client,
-    prefix: `USE \`${database}\`; `,
     abortable: false,
-    run<T>(fn: () => Promise<T>): Promise<T> {
-      const result = e.tail.then(fn);
+    run<T>(settings: ClickHouseSettings, fn: (prefix: string, settings: ClickHouseSettings) => Promise<T>, scope: StatementScope): Promise<T> {
+      const result = e.tail.then(async () => {
+        if (scope === 'statement') {
+          try {
+            return await fn('', settings);
+          } finally {
+            // A JSON insert goes through the client, which SETs its settings on the session.
+            e.session = unknownSession();
+          }
+        }
+        const prefix = e.session.database === database ? '' : `USE \`${database}\`; `;
+        const delta: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(settings)) if (e.session.settings.get(k) !== String(v)) delta[k] = v;
+        try {
+          const out = await fn(prefix, delta as ClickHouseSettings);
+          e.session.database = database;
+          for (const [k, v] of Object.entries(delta)) e.session.settings.set(k, String(v));
+          return out;
+        } catch (err) {
+          // Part of the prefix may have run before the statement failed.
+          e.session = unknownSession();
+          throw err;
+        }
+      });
       e.tail = result.then(
         () => undefined,
         () => undefined,
@@ -629,9 +671,8 @@ async function openServer(
   const client = createClient({ ...common, database: o.database });
   return {
     client,
-    prefix: '',
     abortable: true,
-    run: (fn) => fn(),
+    run: (settings, fn) => fn('', settings),
     async insertText(table, columns, _types, body, clickhouse_settings, abort_signal): Promise<void> {
       await client.insert({
         table: quoteQualified(table),
