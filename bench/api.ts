@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { buildApp } from '../services/gateway/app.js';
-import { type StoreRows, toRows } from '../services/indexer/rows.js';
+import { STORE_TABLES, type StoreRows, toRows } from '../services/indexer/rows.js';
 import { createLogger } from '../shared/runtime/logger.js';
 import { createMetrics } from '../shared/runtime/metrics.js';
 import { createStore } from '../shared/store/client.js';
@@ -74,16 +74,7 @@ export interface ApiBenchResult {
   runs: ApiBenchRun[];
 }
 
-const TABLES = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'messages',
-  'message_contents',
-  'message_hash_norms',
-  'account_states',
-  'latest_account_states',
-] as const satisfies ReadonlyArray<keyof StoreRows>;
+const TABLES = STORE_TABLES;
 
 const TARGET_P99_MS = 25;
 /** Distinct values per endpoint in the run with caches on. */

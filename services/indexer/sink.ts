@@ -13,6 +13,7 @@ export const TABLE_ORDER = [
   'account_states',
   'messages',
   'transactions',
+  'transaction_records',
   'latest_account_states',
   'shard_state',
   'blocks',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { type StoreRows, toRows } from '../../services/indexer/rows.js';
+import { STORE_TABLES, type StoreRows, toRows } from '../../services/indexer/rows.js';
 import { type GatewayAppConfig, buildApp } from '../../services/gateway/app.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createMetrics } from '../../shared/runtime/metrics.js';
@@ -20,16 +20,7 @@ import { fixturesDir, readFixture } from './fixtures.js';
  * masterchain block that could commit it.
  */
 
-export const TABLES = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'messages',
-  'message_contents',
-  'message_hash_norms',
-  'account_states',
-  'latest_account_states',
-] as const satisfies ReadonlyArray<keyof StoreRows>;
+export const TABLES = STORE_TABLES;
 
 export interface FixtureBlock {
   file: string;
@@ -52,8 +43,8 @@ export function decodeFixtureBlocks(): FixtureBlock[] {
     });
 }
 
-export async function insertRows(store: Store, blocks: readonly FixtureBlock[]): Promise<void> {
-  for (const t of TABLES) {
+export async function insertRows(store: Store, blocks: readonly FixtureBlock[], tables: readonly (keyof StoreRows)[] = TABLES): Promise<void> {
+  for (const t of tables) {
     const rows = blocks.flatMap((b) => b.rows[t] as object[]);
     await store.insert(t, rows);
   }
@@ -81,13 +72,16 @@ let seq = 0;
  * Opens a store in its own database (and data directory when none is given), fills it from the fixtures and builds
  * the app with `config` (default: no keys, no rate limit, response validation on).
  */
-export async function createGatewayFixture(config: Partial<GatewayAppConfig> = {}, opts: { dataDir?: string } = {}): Promise<GatewayFixture> {
+export async function createGatewayFixture(
+  config: Partial<GatewayAppConfig> = {},
+  opts: { dataDir?: string; tables?: readonly (keyof StoreRows)[] } = {},
+): Promise<GatewayFixture> {
   const ownDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tonflow-gateway-'));
   const store = await createStore({ mode: 'embedded', dataDir, database: `test_gateway_${process.pid}_${Date.now().toString(36)}_${seq++}` });
   await migrate(store);
   const blocks = decodeFixtureBlocks();
-  await insertRows(store, blocks);
+  await insertRows(store, blocks, opts.tables);
   const app = await buildApp({
     store,
     logger: silentLogger(),

@@ -10,6 +10,7 @@ import { follow } from '../../services/follower/follow.js';
 import { runDecodeStage } from '../../services/indexer/decode.js';
 import { createInlineDecoder } from '../../services/indexer/decode-pool.js';
 import { createStoreWriter } from '../../services/indexer/sink.js';
+import { STORE_TABLES } from '../../services/indexer/rows.js';
 import { blockToRows } from '../../services/indexer/to-rows.js';
 import { HEADER_ERROR_CODE, HEADER_SOURCE_OFFSET, HEADER_SOURCE_TOPIC, type Batch, type Bus, type Consumer, type IncomingMessage } from '../../shared/bus/bus.js';
 import { deadLetter } from '../../shared/bus/dead-letter.js';
@@ -36,16 +37,7 @@ import { describeKafka, withAdmin } from '../helpers/kafka.js';
  */
 
 const BLOCKS_DIR = path.join(fixturesDir, 'blocks');
-const TABLES = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'messages',
-  'message_contents',
-  'message_hash_norms',
-  'account_states',
-  'latest_account_states',
-] as const;
+const TABLES = STORE_TABLES;
 
 /** One fixture block as MANIFEST.md describes it (its "@ton/core: yes" line). */
 interface ManifestBlock {

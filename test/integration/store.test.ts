@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StoreRows, toRows } from '../../services/indexer/rows.js';
+import { STORE_TABLES, type StoreRows, toRows } from '../../services/indexer/rows.js';
 import { ConfigError, isRetryable } from '../../shared/runtime/errors.js';
 import { createStore, describeTarget, serverClientOptions } from '../../shared/store/client.js';
 import { StoreQueryError, StoreUnavailableError, translateStoreError } from '../../shared/store/errors.js';
@@ -19,22 +19,14 @@ import { describeFixtures, fixturesDir, readFixture } from '../helpers/fixtures.
  * directory and drops both at the end.
  */
 
-const TABLES = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'messages',
-  'message_contents',
-  'message_hash_norms',
-  'account_states',
-  'latest_account_states',
-] as const satisfies ReadonlyArray<keyof StoreRows>;
+const TABLES = STORE_TABLES;
 
 /** Natural key of each table's rows (its ORDER BY), to count what FINAL must show. */
 const KEY: { [T in keyof StoreRows]: (r: StoreRows[T][number]) => string } = {
   blocks: (r) => `${r.workchain}:${r.shard}:${r.seqno}`,
   shard_state: (r) => `${r.mc_seqno}:${r.workchain}:${r.shard}:${r.seqno}`,
   transactions: (r) => `${r.account}:${r.lt}`,
+  transaction_records: (r) => `${r.account}:${r.lt}`,
   messages: (r) => `${r.tx_account}:${r.tx_lt}:${r.direction}:${r.msg_hash}`,
   message_contents: (r) => r.hash,
   message_hash_norms: (r) => `${r.hash_norm}:${r.msg_hash}`,
