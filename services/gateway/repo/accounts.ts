@@ -23,6 +23,11 @@ export async function latestStates(db: Db, req: Req, accounts: readonly string[]
   return new Map(rows.map((r) => [String(r.account), r]));
 }
 
+/** The code hash of each account {@link latestStates} found: what its address book entry needs. */
+export function codeHashesOf(states: ReadonlyMap<string, Row>): Map<string, string | null> {
+  return new Map([...states].map(([account, r]) => [account, (r.code_hash as string | null) ?? null]));
+}
+
 export interface AccountStateFullRecord {
   address: string;
   account_state_hash: string;

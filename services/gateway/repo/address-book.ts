@@ -14,10 +14,19 @@ export type AddressBook = Record<string, AddressBookRow>;
 const RAW = /^-?\d+:[0-9A-F]{64}$/;
 
 /** Code hash per raw account from the latest state (null when the account has none or is unknown). */
-export async function codeHashes(db: Db, req: Req, accounts: Iterable<string>): Promise<Map<string, string | null>> {
+export async function codeHashes(
+  db: Db,
+  req: Req,
+  accounts: Iterable<string>,
+  known?: ReadonlyMap<string, string | null>,
+): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   const missing: string[] = [];
   for (const a of new Set(accounts)) {
+    if (known?.has(a)) {
+      out.set(a, known.get(a) ?? null);
+      continue;
+    }
     const cached = db.caches.codeHashes.get(a);
     if (cached !== undefined) out.set(a, cached);
     else missing.push(a);
@@ -52,11 +61,16 @@ export function bookEntry(raw: string, codeHash: string | null, testnet: boolean
  * The address book of a response: every address that appears in it (nulls skipped), keyed by the raw address.
  * Addresses that are not raw (`addr_var`) get TON Center's `"addr_none"`.
  */
-export async function addressBook(db: Db, req: Req, addresses: Iterable<string | null | undefined>): Promise<AddressBook> {
+export async function addressBook(
+  db: Db,
+  req: Req,
+  addresses: Iterable<string | null | undefined>,
+  known?: ReadonlyMap<string, string | null>,
+): Promise<AddressBook> {
   const all = new Set<string>();
   for (const a of addresses) if (a) all.add(a);
   const raw = [...all].filter((a) => RAW.test(a));
-  const hashes = await codeHashes(db, req, raw);
+  const hashes = await codeHashes(db, req, raw, known);
   const book: AddressBook = {};
   for (const a of all) {
     book[a] = RAW.test(a) ? bookEntry(a, hashes.get(a) ?? null, db.testnet) : { user_friendly: 'addr_none', domain: null, interfaces: [] };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isAddress, parseAddress } from '../address.js';
 import { ApiError } from '../errors.js';
-import { accountStateFull, latestStates, topAccountsByBalance, walletState } from '../repo/accounts.js';
+import { accountStateFull, codeHashesOf, latestStates, topAccountsByBalance, walletState } from '../repo/accounts.js';
 import { bookEntry, codeHashes } from '../repo/address-book.js';
 import { parseWalletData, walletKind } from '../wallets.js';
 import {
@@ -45,7 +45,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
       const q = req.query;
       const states = await latestStates(deps.db, req.tf, q.address ?? []);
       const accounts = [...states.values()].map((s) => accountStateFull(s, q.include_boc));
-      return { accounts, address_book: await book(deps, req, accounts.map((a) => a.address)), metadata: emptyMetadata() };
+      return { accounts, address_book: await book(deps, req, accounts.map((a) => a.address), codeHashesOf(states)), metadata: emptyMetadata() };
     },
   );
 
@@ -64,7 +64,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
     async (req) => {
       const states = await latestStates(deps.db, req.tf, req.query.address ?? []);
       const wallets = [...states.values()].map(walletState);
-      return { wallets, address_book: await book(deps, req, wallets.map((w) => w.address)), metadata: emptyMetadata() };
+      return { wallets, address_book: await book(deps, req, wallets.map((w) => w.address), codeHashesOf(states)), metadata: emptyMetadata() };
     },
   );
 

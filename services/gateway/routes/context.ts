@@ -27,10 +27,18 @@ export interface RouteDeps {
   db: Db;
 }
 
-/** The address book of a response, or `{}` with X-No-Address-Book. */
-export function book(deps: RouteDeps, req: FastifyRequest, addresses: Iterable<string | null | undefined>): Promise<AddressBook> {
+/**
+ * The address book of a response, or `{}` with X-No-Address-Book. `known`: latest code hashes the request already
+ * read (account → code hash), which need no statement of their own.
+ */
+export function book(
+  deps: RouteDeps,
+  req: FastifyRequest,
+  addresses: Iterable<string | null | undefined>,
+  known?: ReadonlyMap<string, string | null>,
+): Promise<AddressBook> {
   if (req.tf.noAddressBook) return Promise.resolve({});
-  return addressBook(deps.db, req.tf, addresses);
+  return addressBook(deps.db, req.tf, addresses, known);
 }
 
 /** `metadata` is `{}` until token indexing exists (it is also `{}` with X-No-Metadata). */
