@@ -254,7 +254,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
           apiKeys: [],
           rpsWithoutKey: 0,
           testnet: false,
-          ...(caches === 'off' ? { cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0 } : {}),
+          ...(caches === 'off' ? { cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, responseCacheEntries: 0 } : {}),
         },
       });
       await app.listen({ port: 0, host: '127.0.0.1' });

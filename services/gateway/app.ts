@@ -16,7 +16,8 @@ import type { Store } from '../../shared/store/store.js';
 import { z } from 'zod';
 import { type ApiKey, type RateLimiter, createRateLimiter } from './auth.js';
 import { ApiError, rateLimitBody, unknownKeyBody } from './errors.js';
-import { type Db, createCaches } from './repo/db.js';
+import { type Db, createCaches, storeVersion } from './repo/db.js';
+import { createResponseCache, responseCacheKey } from './response-cache.js';
 import { accountRoutes } from './routes/accounts.js';
 import { blockRoutes } from './routes/blocks.js';
 import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
@@ -52,6 +53,10 @@ export interface GatewayAppConfig {
   txRecordCacheEntries?: number;
   /** How long a record without trace_id is reused, ms (the trace stage adds trace_id later). */
   txRecordTtlMs?: number;
+  /** Whole responses kept while the store is unchanged (response-cache.ts); 0 disables. Default 10,000. */
+  responseCacheEntries?: number;
+  /** How often the gateway checks whether the store changed, ms: the most a cached answer lags. Default 500. */
+  responseCacheCheckMs?: number;
   /** Check every response against its zod schema before sending it (tests; costs CPU). */
   validateResponses?: boolean;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
@@ -71,6 +76,9 @@ declare module 'fastify' {
     storeErrorStatus?: number;
   }
 }
+
+/** API reads whose answers depend only on the request and the store (response-cache.ts). */
+const CACHEABLE = /^\/api\/v[23]\//;
 
 /** Paths that are documentation, not API: never rate limited, never counted against a key. */
 function isDocs(url: string): boolean {
@@ -215,7 +223,40 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }
   });
 
+  const responses = createResponseCache({
+    entries: config.responseCacheEntries ?? 10_000,
+    checkMs: config.responseCacheCheckMs ?? 500,
+    readVersion: () => storeVersion(db),
+    onError: (err) => log.warn({ err }, 'response cache: cannot read the store version; serving without the cache'),
+  });
+  await responses.start();
+  app.addHook('onClose', async () => responses.stop());
+
+  // After the rate limit (onRequest) and parameter validation: a cached answer is only ever given to a request
+  // that would have been answered.
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.method !== 'GET' || !CACHEABLE.test(req.url) || isDocs(req.url.split('?', 1)[0]!)) return;
+    const version = responses.version();
+    if (version === null) return;
+    const key = responseCacheKey(req.method, req.url, req.tf.noAddressBook, req.tf.noMetadata);
+    const hit = responses.get(key);
+    if (hit) {
+      for (const [h, v] of Object.entries(hit.headers)) reply.header(h, v);
+      reply.header('x-cache', 'hit');
+      await reply.type(hit.contentType).send(hit.body);
+      return;
+    }
+    req.tf.cache = { key, version };
+  });
+
   app.addHook('onSend', async (req, reply, payload) => {
+    const c = req.tf?.cache;
+    if (c && reply.statusCode === 200 && typeof payload === 'string') {
+      const headers: Record<string, string> = {};
+      const cursor = reply.getHeader(NEXT_CURSOR_HEADER);
+      if (typeof cursor === 'string') headers[NEXT_CURSOR_HEADER] = cursor;
+      responses.set(c.key, { body: payload, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), headers }, c.version);
+    }
     reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
     reply.header('x-api-version', isV2(req) ? API_VERSION.v2 : API_VERSION.v3);
     return payload;

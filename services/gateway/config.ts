@@ -59,6 +59,18 @@ const fields = {
     description: 'How long a cached transaction without trace_id is reused, ms (the trace stage adds trace_id later)',
     type: integer(0, 86_400_000),
   },
+  responseCacheEntries: {
+    env: 'TONFLOW_API_RESPONSE_CACHE_ENTRIES',
+    default: '10000',
+    description: 'Whole API responses the gateway reuses while the store is unchanged; 0 disables',
+    type: integer(0, 10_000_000),
+  },
+  responseCacheCheckMs: {
+    env: 'TONFLOW_API_RESPONSE_CACHE_CHECK_MS',
+    default: '500',
+    description: 'How often the gateway checks whether the store changed, ms: the most a reused response lags the store',
+    type: integer(50, 60_000),
+  },
   addressBookTtlMs: {
     env: 'TONFLOW_API_ADDRESS_BOOK_TTL_MS',
     default: '60000',

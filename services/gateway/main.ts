@@ -39,6 +39,8 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
       trustProxy: config.trustProxy,
       cacheEntries: config.apiCacheEntries,
       addressBookTtlMs: config.addressBookTtlMs,
+      responseCacheEntries: config.responseCacheEntries,
+      responseCacheCheckMs: config.responseCacheCheckMs,
       txRecordCacheEntries: config.txCacheEntries,
       txRecordTtlMs: config.txCacheTtlMs,
     },

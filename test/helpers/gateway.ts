@@ -86,7 +86,9 @@ export async function createGatewayFixture(
     store,
     logger: silentLogger(),
     metrics: createMetrics({ service: 'gateway', processMetrics: false }),
-    config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, ...config },
+    // The response cache would answer a test that changes the store and reads again with the answer from before
+    // (for up to its check interval); its own tests turn it on.
+    config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0, ...config },
   });
   return {
     app,

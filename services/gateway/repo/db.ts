@@ -63,6 +63,21 @@ export function createCaches(opts: CacheOptions): Caches {
   };
 }
 
+/**
+ * A fingerprint of the database's active parts: it changes with every insert, merge and mutation, i.e. whenever
+ * what a read returns may have changed (response-cache.ts). Part names are unique per table, so their hashes'
+ * XOR tells one set of parts from another.
+ */
+export async function storeVersion(db: Db): Promise<string> {
+  const [row] = await db.store.query<{ v: string }>(
+    `SELECT concat(toString(count()), ':', toString(sum(rows)), ':', toString(groupBitXor(cityHash64(table, name)))) AS v
+     FROM system.parts WHERE database = currentDatabase() AND active`,
+    {},
+    { timeoutMs: 5_000 },
+  );
+  return row?.v ?? '';
+}
+
 export function query<T = Row>(db: Db, req: Req, sql: string, params?: QueryParams): Promise<T[]> {
   return db.store.query<T>(sql, params, { timeoutMs: req.timeoutMs });
 }

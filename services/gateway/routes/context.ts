@@ -14,6 +14,8 @@ export const zod = (app: App) => app.withTypeProvider<ZodTypeProvider>();
 export interface RequestContext extends Req {
   noAddressBook: boolean;
   noMetadata: boolean;
+  /** Set while the response may be cached (response-cache.ts): its key and the store version it was computed at. */
+  cache?: { key: string; version: number };
 }
 
 declare module 'fastify' {
