@@ -252,6 +252,8 @@ export interface RowsInput {
    * they become its `shard_state`. Ignored for shard blocks.
    */
   shards?: readonly V3BlockId[];
+  /** Code/data BOCs of the states the block's state update holds whole, by state hash (`decodeBlock().stateBocs`). */
+  stateBocs?: ReadonlyMap<string, { code_boc: string | null; data_boc: string | null }>;
 }
 
 export interface RowsOptions {
@@ -314,8 +316,8 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     if (tx.in_msg) pushMessage(out, contents, tx, 'in', tx.in_msg);
     for (const m of tx.out_msgs) pushMessage(out, contents, tx, 'out', m);
 
-    addState(states, tx.account, tx.prev_trans_lt, tx.account_state_before);
-    addState(states, tx.account, tx.lt, tx.account_state_after);
+    addState(states, tx.account, tx.prev_trans_lt, tx.account_state_before, input.stateBocs);
+    addState(states, tx.account, tx.lt, tx.account_state_after, input.stateBocs);
 
     // The newest transaction of the account in this block decides its latest state; a state the decoder could
     // not recover (hash only) is skipped rather than written as an unknown balance over a known one.
@@ -337,8 +339,8 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
           frozen_hash: after.frozen_hash,
           data_hash: after.data_hash,
           code_hash: after.code_hash,
-          data_boc: null,
-          code_boc: null,
+          data_boc: input.stateBocs?.get(after.hash)?.data_boc ?? null,
+          code_boc: input.stateBocs?.get(after.hash)?.code_boc ?? null,
         });
       }
     }
@@ -589,7 +591,13 @@ function addContent(contents: Map<string, MessageContentRow>, c: V3MessageConten
   contents.set(c.hash, { hash: c.hash, boc: c.body, decoded: c.decoded === null ? null : JSON.stringify(c.decoded) });
 }
 
-function addState(states: Map<string, AccountStateRow>, account: string, lastTransLt: string, s: V3AccountState): void {
+function addState(
+  states: Map<string, AccountStateRow>,
+  account: string,
+  lastTransLt: string,
+  s: V3AccountState,
+  bocs: RowsInput['stateBocs'],
+): void {
   // Hash-only states (the decoder could not read them from the state update) carry nothing worth a row.
   if (s.balance === null || s.account_status === null || states.has(s.hash)) return;
   states.set(s.hash, {
@@ -602,7 +610,7 @@ function addState(states: Map<string, AccountStateRow>, account: string, lastTra
     frozen_hash: s.frozen_hash,
     data_hash: s.data_hash,
     code_hash: s.code_hash,
-    data_boc: null,
-    code_boc: null,
+    data_boc: bocs?.get(s.hash)?.data_boc ?? null,
+    code_boc: bocs?.get(s.hash)?.code_boc ?? null,
   });
 }

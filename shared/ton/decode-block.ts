@@ -9,7 +9,7 @@ import { type AccountBlock, walkShardAccountBlocks } from './tlb/AccountBlock.js
 import { type Block, loadBlock } from './tlb/Block.js';
 import { shardId } from './tlb/ShardIdent.js';
 import { type Transaction, loadTransaction } from './tlb/Transaction.js';
-import { accountStateRecord } from './records/account-state.js';
+import { type AccountStateBocs, accountStateBocs, accountStateRecord } from './records/account-state.js';
 import { findShardAccount, loadShardStateAccounts } from './tlb/ShardState.js';
 import { b64 } from './records/format.js';
 
@@ -58,6 +58,8 @@ export interface DecodedBlock {
   transactions: V3Transaction[];
   /** For a masterchain block, the shard blocks its ShardHashes commit (the tips); empty for a shard block. */
   shards: V3BlockId[];
+  /** Code/data BOCs of the account states filled from the state update, by state hash (where complete). */
+  stateBocs: Map<string, AccountStateBocs>;
 }
 
 /** Decodes a raw block BOC to the TON Center v3 Block record and Transaction records, in block order. */
@@ -82,11 +84,12 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     mcBlockSeqno,
   };
   const transactions = withType('Transaction', () => parsed.transactions.map((tx) => transactionRecord(boc, tx, ctx)));
+  const stateBocs = new Map<string, AccountStateBocs>();
   if (opts.accountStates !== false) {
     // Best effort: the records are complete without these states, so a state update this decoder cannot read
     // leaves them as hashes instead of failing the block.
     try {
-      fillAccountStates(parsed, transactions);
+      fillAccountStates(parsed, transactions, stateBocs);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
     }
@@ -95,6 +98,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     block: blockRecord({ block, rootHash, fileHash, txCount: transactions.length, mcBlockSeqno }),
     transactions,
     shards: (block.extra.custom?.shardHashes ?? []).map((h) => ({ workchain: h.workchain, shard: shardHex(h.shard), seqno: h.descr.seqno })),
+    stateBocs,
   };
 }
 
@@ -103,7 +107,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
  * those are the states before an account's first transaction and after its last one in this block. A state is
  * used only when its hash equals the hash the transaction itself records.
  */
-function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[]): void {
+function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: Map<string, AccountStateBocs>): void {
   const { boc, block } = parsed;
   const update = block.stateUpdate;
   const oldSide = loadShardStateAccounts(new Slice(boc, update.old));
@@ -119,14 +123,20 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[]): void 
       const sa = findShardAccount(oldSide, boc, ab.accountAddr);
       if (sa) {
         const rec = accountStateRecord(boc, sa.accountCell, sa.account);
-        if (rec.hash === first.account_state_before.hash) first.account_state_before = rec;
+        if (rec.hash === first.account_state_before.hash) {
+          first.account_state_before = rec;
+          bocs.set(rec.hash, accountStateBocs(boc, sa.account));
+        }
       }
     }
     if (newSide) {
       const sa = findShardAccount(newSide, boc, ab.accountAddr);
       if (sa) {
         const rec = accountStateRecord(boc, sa.accountCell, sa.account);
-        if (rec.hash === last.account_state_after.hash) last.account_state_after = rec;
+        if (rec.hash === last.account_state_after.hash) {
+          last.account_state_after = rec;
+          bocs.set(rec.hash, accountStateBocs(boc, sa.account));
+        }
       }
     }
   }
