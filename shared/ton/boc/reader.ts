@@ -1,5 +1,6 @@
 import { type DecodeError, bocError } from '../errors.js';
 import { crc32c } from './crc32c.js';
+import { Sha256Lanes } from './sha256-multi.js';
 import { paddedLength, sha256Into } from './sha256.js';
 
 /**
@@ -38,6 +39,14 @@ export class Boc {
   private readonly lowSlot: Int32Array;
   private lowSlots = 0;
   private readonly scratch = new Uint8Array(paddedLength(2 + 128 + 4 * 2 + 4 * 32));
+  /*
+   * DataViews for building hash inputs four bytes at a time (cell data and hashes sit at any byte offset, which
+   * typed arrays cannot address); reading and writing both little-endian keeps the byte order on any platform.
+   */
+  private readonly scratchView = new DataView(this.scratch.buffer);
+  private readonly bytesView: DataView;
+  private readonly hashesView: DataView;
+  private lowView: DataView | null = null;
   private readonly schedule = new Int32Array(64);
 
   private constructor(
@@ -53,6 +62,8 @@ export class Boc {
     this.bitLen = new Uint16Array(count);
     this.refs = new Int32Array(count * 4).fill(-1);
     this.hashes = new Uint8Array(count * 32);
+    this.bytesView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.hashesView = new DataView(this.hashes.buffer);
     this.depths = new Uint16Array(count);
     this.hashed = new Uint8Array(count);
     this.lowSlot = new Int32Array(count);
@@ -295,7 +306,110 @@ export class Boc {
    * (a block's root hash covers its state update, so it needs all of them).
    */
   hashAll(): void {
-    for (let i = this.count - 1; i >= 0; i--) if (this.hashed[i] === 0) this.computeHash(i);
+    const lanes = this.count >= BATCH_MIN_CELLS ? Sha256Lanes.acquire() : null;
+    if (lanes === null) {
+      for (let i = this.count - 1; i >= 0; i--) if (this.hashed[i] === 0) this.computeHash(i);
+      return;
+    }
+    try {
+      this.hashByHeight(lanes);
+    } finally {
+      lanes.release();
+    }
+  }
+
+  /**
+   * {@link hashAll} with SHA-256 in SIMD lanes. A cell's height (0 for a leaf, else one more than its highest
+   * child) exceeds its children's, so the cells of one height never need each other's hashes: each height is
+   * one batch, hashed after the batch below it. A cell with a level mask has one hash per significant level and
+   * each one hashes the previous, so those hashes go in successive rounds of their height's batch.
+   */
+  private hashByHeight(lanes: Sha256Lanes): void {
+    const { count, d1, refs, hashed } = this;
+    const height = new Int32Array(count);
+    let maxHeight = 0;
+    for (let i = count - 1; i >= 0; i--) {
+      const n = d1[i]! & 7;
+      let h = 0;
+      for (let r = 0; r < n; r++) {
+        const ch = height[refs[i * 4 + r]!]! + 1;
+        if (ch > h) h = ch;
+      }
+      height[i] = h;
+      if (h > maxHeight) maxHeight = h;
+    }
+    // Counting sort by height: cells of height h are order[start[h], start[h + 1]).
+    const start = new Int32Array(maxHeight + 2);
+    for (let i = 0; i < count; i++) start[height[i]! + 1]!++;
+    for (let h = 0; h <= maxHeight; h++) start[h + 1]! += start[h]!;
+    const order = new Int32Array(count);
+    const next = start.slice(0, maxHeight + 1);
+    for (let i = 0; i < count; i++) order[next[height[i]!]!++] = i;
+
+    const low = this.ensureLow();
+    const hashes32 = new Int32Array(this.hashes.buffer, this.hashes.byteOffset, count * 8);
+    const low32 = new Int32Array(low.buffer, low.byteOffset, low.length >> 2);
+    const view = lanes.view;
+    const mem32 = lanes.mem32;
+    // A tag is the cell for its representation hash, or ~(index in lowHashes) for a lower one.
+    lanes.done = (tag, at) => {
+      const src = at >> 2;
+      if (tag >= 0) {
+        const o = tag * 8;
+        for (let k = 0; k < 8; k++) hashes32[o + k] = mem32[src + k]!;
+        hashed[tag] = 1;
+      } else {
+        const o = ~tag * 8;
+        for (let k = 0; k < 8; k++) low32[o + k] = mem32[src + k]!;
+      }
+    };
+    const multi: number[] = [];
+    for (let h = 0; h <= maxHeight; h++) {
+      multi.length = 0;
+      for (let k = start[h]!; k < start[h + 1]!; k++) {
+        const cell = order[k]!;
+        if (hashed[cell] !== 0) continue;
+        const d = d1[cell]!;
+        if ((d & 0xe8) === 0) {
+          const len = 2 + dataLength(this.d2[cell]!) + (d & 7) * 34;
+          const at = lanes.push(len, cell);
+          checkLength(this.writeSimpleInput(cell, view, at) - at, len);
+        } else if ((d & 8) === 0) {
+          // Ordinary cell above a pruned branch: its level-0 hash now, the others in the rounds below.
+          this.pushHash(lanes, cell, 0);
+          multi.push(cell);
+        } else if (this.bytes[this.dataOff[cell]!] === 1) {
+          // Pruned branch: lower hashes are stored in it, only the top one is computed.
+          const n = popcount(d >> 5);
+          for (let hi = 0; hi < n; hi++) this.copyPrunedHash(cell, hi);
+          this.pushHash(lanes, cell, n);
+        } else {
+          // Library and Merkle cells: a few per block, hashed (and checked) one by one.
+          this.computeHash(cell);
+        }
+      }
+      lanes.flush();
+      for (let hi = 1; multi.length > 0; hi++) {
+        let keep = 0;
+        for (const cell of multi) {
+          const last = popcount(d1[cell]! >> 5);
+          this.pushHash(lanes, cell, hi);
+          if (hi < last) multi[keep++] = cell;
+        }
+        multi.length = keep;
+        lanes.flush();
+      }
+    }
+  }
+
+  /** Queues the `hi`-th hash of a cell that has a level mask (or is exotic). */
+  private pushHash(lanes: Sha256Lanes, cell: number, hi: number): void {
+    const d = this.d1[cell]!;
+    const pruned = (d & 8) !== 0 && this.bytes[this.dataOff[cell]!] === 1;
+    const len = 2 + (hi === 0 || pruned ? dataLength(this.d2[cell]!) : 32) + (d & 7) * 34;
+    const top = hi === popcount(d >> 5);
+    const at = lanes.push(len, top ? cell : ~(this.lowSlot[cell]! * 3 + hi));
+    checkLength(this.writeHashInput(cell, levelOf(d >> 5, hi), hi, lanes.view, at) - at, len);
   }
 
   /**
@@ -356,113 +470,181 @@ export class Boc {
    * lower hashes and depths in its data and only its top hash is computed.
    */
   private computeHash(cell: number): void {
-    const bytes = this.bytes;
     const d1 = this.d1[cell]!;
-    const d2 = this.d2[cell]!;
-    const refCount = d1 & 7;
-    const mask = d1 >> 5;
-    const off = this.dataOff[cell]!;
-    const dataLen = (d2 >> 1) + (d2 & 1);
     const buf = this.scratch;
-
-    if (mask === 0 && (d1 & 8) === 0) {
+    if ((d1 & 0xe8) === 0) {
       // Fast path: an ordinary level-0 cell has exactly one hash, and its children are level 0 too.
-      const hashes = this.hashes;
-      const depths = this.depths;
-      buf[0] = d1 & 0x07;
-      buf[1] = d2;
-      for (let k = 0; k < dataLen; k++) buf[2 + k] = bytes[off + k]!;
-      let q = 2 + dataLen;
-      let depth = 0;
-      for (let r = 0; r < refCount; r++) {
-        const c = this.refs[cell * 4 + r]!;
-        if (this.hashed[c] === 0) this.ensureHashed(c);
-        const cd = depths[c]!;
-        if (cd + 1 > depth) depth = cd + 1;
-        buf[q++] = cd >> 8;
-        buf[q++] = cd & 0xff;
-      }
-      for (let r = 0; r < refCount; r++) {
-        const c = this.refs[cell * 4 + r]!;
-        if (this.levelMask(c) !== 0) {
-          buf.set(this.hashAt(c, 0), q);
-        } else {
-          const h = c * 32;
-          for (let k = 0; k < 32; k++) buf[q + k] = hashes[h + k]!;
-        }
-        q += 32;
-      }
-      if (depth > MAX_DEPTH) throw depthError(cell, depth, off);
-      sha256Into(buf, q, hashes, cell * 32, this.schedule);
-      depths[cell] = depth;
+      const len = this.writeSimpleInput(cell, this.scratchView, 0);
+      sha256Into(buf, len, this.hashes, cell * 32, this.schedule);
       this.hashed[cell] = 1;
       return;
     }
-
-    const exotic = (d1 & 8) !== 0;
-    const type = exotic ? bytes[off]! : 0;
-    const isMerkle = type === 3 || type === 4;
-    const isPruned = type === 1;
-    const hashCount = popcount(mask) + 1;
-    if (this.lowHashes === null) {
-      this.lowHashes = new Uint8Array(this.lowSlots * 3 * 32);
-      this.lowDepths = new Uint16Array(this.lowSlots * 3);
-    }
-    const low = this.lowHashes;
-    const lowDepths = this.lowDepths!;
+    const mask = d1 >> 5;
+    const isPruned = (d1 & 8) !== 0 && this.bytes[this.dataOff[cell]!] === 1;
+    const last = popcount(mask);
+    const low = this.ensureLow();
     const slot = this.lowSlot[cell]!;
-    let hi = 0;
-    let prevOut = -1;
-    let prevArr: Uint8Array = low;
-    for (let level = 0; level <= 3; level++) {
-      if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
-      const top = hi === hashCount - 1;
-      const outArr = top ? this.hashes : low;
-      const outOff = top ? cell * 32 : (slot * 3 + hi) * 32;
-      if (isPruned && !top) {
-        // Pruned branch data: type(8) mask(8) hashes(n·256) depths(n·16) for the levels below its own.
-        for (let k = 0; k < 32; k++) outArr[outOff + k] = bytes[off + 2 + hi * 32 + k]!;
-        const dp = off + 2 + (hashCount - 1) * 32 + hi * 2;
-        lowDepths[slot * 3 + hi] = (bytes[dp]! << 8) | bytes[dp + 1]!;
-        prevArr = outArr;
-        prevOut = outOff;
-        hi++;
+    for (let hi = 0; hi <= last; hi++) {
+      if (isPruned && hi < last) {
+        this.copyPrunedHash(cell, hi);
         continue;
       }
-      buf[0] = (refCount + (exotic ? 8 : 0) + ((mask & ((1 << level) - 1)) << 5)) & 0xff;
-      buf[1] = d2;
-      let q = 2;
-      if (hi === 0 || isPruned) {
-        for (let k = 0; k < dataLen; k++) buf[q + k] = bytes[off + k]!;
-        q += dataLen;
-      } else {
-        for (let k = 0; k < 32; k++) buf[q + k] = prevArr[prevOut + k]!;
-        q += 32;
-      }
-      const childLevel = isMerkle ? level + 1 : level;
-      let depth = 0;
-      for (let r = 0; r < refCount; r++) {
-        const c = this.refs[cell * 4 + r]!;
-        const cd = this.depthAt(c, childLevel);
-        if (cd + 1 > depth) depth = cd + 1;
-        buf[q++] = cd >> 8;
-        buf[q++] = cd & 0xff;
-      }
-      for (let r = 0; r < refCount; r++) {
-        this.copyHashAt(this.refs[cell * 4 + r]!, childLevel, buf, q);
-        q += 32;
-      }
-      if (depth > MAX_DEPTH) throw depthError(cell, depth, off);
-      if (isMerkle && level === 0) this.checkMerkleChildren(cell, off);
-      sha256Into(buf, q, outArr, outOff, this.schedule);
-      if (top) this.depths[cell] = depth;
-      else lowDepths[slot * 3 + hi] = depth;
-      prevArr = outArr;
-      prevOut = outOff;
-      hi++;
+      const len = this.writeHashInput(cell, levelOf(mask, hi), hi, this.scratchView, 0);
+      if (hi === last) sha256Into(buf, len, this.hashes, cell * 32, this.schedule);
+      else sha256Into(buf, len, low, (slot * 3 + hi) * 32, this.schedule);
     }
     this.hashed[cell] = 1;
   }
+
+  private ensureLow(): Uint8Array {
+    if (this.lowHashes === null) {
+      this.lowHashes = new Uint8Array(this.lowSlots * 3 * 32);
+      this.lowDepths = new Uint16Array(this.lowSlots * 3);
+      this.lowView = new DataView(this.lowHashes.buffer);
+    }
+    return this.lowHashes;
+  }
+
+  /**
+   * Writes the hash input of an ordinary level-0 cell (descriptor, data, child depths, child hashes) to `buf` at
+   * `at`, hashing unhashed children first; records the cell's depth and returns the end of the input.
+   */
+  private writeSimpleInput(cell: number, out: DataView, at: number): number {
+    const depths = this.depths;
+    const d1 = this.d1[cell]!;
+    const d2 = this.d2[cell]!;
+    const refCount = d1 & 7;
+    const off = this.dataOff[cell]!;
+    const dataLen = dataLength(d2);
+    out.setUint8(at, d1 & 0x07);
+    out.setUint8(at + 1, d2);
+    let q = at + 2;
+    copyBytes(this.bytesView, off, out, q, dataLen);
+    q += dataLen;
+    let depth = 0;
+    for (let r = 0; r < refCount; r++) {
+      const c = this.refs[cell * 4 + r]!;
+      if (this.hashed[c] === 0) this.ensureHashed(c);
+      const cd = depths[c]!;
+      if (cd + 1 > depth) depth = cd + 1;
+      out.setUint16(q, cd);
+      q += 2;
+    }
+    for (let r = 0; r < refCount; r++) {
+      const c = this.refs[cell * 4 + r]!;
+      if (this.levelMask(c) !== 0) {
+        // Only an exotic child can have a level mask here; take its level-0 hash.
+        const h = this.hashAt(c, 0);
+        for (let k = 0; k < 32; k++) out.setUint8(q + k, h[k]!);
+      } else {
+        copy32(this.hashesView, c * 32, out, q);
+      }
+      q += 32;
+    }
+    if (depth > MAX_DEPTH) throw depthError(cell, depth, off);
+    depths[cell] = depth;
+    return q;
+  }
+
+  /**
+   * Writes the input of hash number `hi` of `cell` (the one at `level`) to `buf` at `at`: the descriptor as seen
+   * at that level, then the data for the first hash (and for every hash of a pruned branch) or else the previous
+   * hash, then the children's depths and hashes at that level (one level up under a Merkle cell). Records the
+   * depth and returns the end of the input. Needs the children hashed and, for `hi` > 0, hash `hi − 1`.
+   */
+  private writeHashInput(cell: number, level: number, hi: number, out: DataView, at: number): number {
+    const d1 = this.d1[cell]!;
+    const refCount = d1 & 7;
+    const mask = d1 >> 5;
+    const off = this.dataOff[cell]!;
+    const exotic = (d1 & 8) !== 0;
+    const type = exotic ? this.bytes[off]! : 0;
+    const isMerkle = type === 3 || type === 4;
+    const isPruned = type === 1;
+    const slot = this.lowSlot[cell]!;
+    const lowView = this.lowView!;
+    out.setUint8(at, (refCount + (exotic ? 8 : 0) + ((mask & ((1 << level) - 1)) << 5)) & 0xff);
+    out.setUint8(at + 1, this.d2[cell]!);
+    let q = at + 2;
+    if (hi === 0 || isPruned) {
+      const dataLen = dataLength(this.d2[cell]!);
+      copyBytes(this.bytesView, off, out, q, dataLen);
+      q += dataLen;
+    } else {
+      copy32(lowView, (slot * 3 + hi - 1) * 32, out, q);
+      q += 32;
+    }
+    const childLevel = isMerkle ? level + 1 : level;
+    const lowDepths = this.lowDepths!;
+    const hq = q + refCount * 2;
+    let depth = 0;
+    for (let r = 0; r < refCount; r++) {
+      const c = this.refs[cell * 4 + r]!;
+      if (this.hashed[c] === 0) this.ensureHashed(c);
+      const chi = this.lowIndex(c, childLevel);
+      let cd: number;
+      if (chi < 0) {
+        cd = this.depths[c]!;
+        copy32(this.hashesView, c * 32, out, hq + r * 32);
+      } else {
+        const li = this.lowSlot[c]! * 3 + chi;
+        cd = lowDepths[li]!;
+        copy32(lowView, li * 32, out, hq + r * 32);
+      }
+      if (cd + 1 > depth) depth = cd + 1;
+      out.setUint16(q + r * 2, cd);
+    }
+    q = hq + refCount * 32;
+    if (depth > MAX_DEPTH) throw depthError(cell, depth, off);
+    if (isMerkle && level === 0) this.checkMerkleChildren(cell, off);
+    if (hi === popcount(mask)) this.depths[cell] = depth;
+    else lowDepths[slot * 3 + hi] = depth;
+    return q;
+  }
+
+  /** Pruned branch data: type(8) mask(8) hashes(n·256) depths(n·16) for the levels below its own. */
+  private copyPrunedHash(cell: number, hi: number): void {
+    const bytes = this.bytes;
+    const off = this.dataOff[cell]!;
+    const n = popcount(this.d1[cell]! >> 5);
+    const low = this.ensureLow();
+    const slot = this.lowSlot[cell]!;
+    for (let k = 0; k < 32; k++) low[(slot * 3 + hi) * 32 + k] = bytes[off + 2 + hi * 32 + k]!;
+    const dp = off + 2 + n * 32 + hi * 2;
+    this.lowDepths![slot * 3 + hi] = (bytes[dp]! << 8) | bytes[dp + 1]!;
+  }
+}
+
+/**
+ * Bags smaller than this are hashed with the scalar SHA-256: batching pays for its set-up (heights, a sort)
+ * only over many cells, and small bags are mostly single messages and transactions.
+ */
+const BATCH_MIN_CELLS = 64;
+
+function dataLength(d2: number): number {
+  return (d2 >> 1) + (d2 & 1);
+}
+
+/** The level of hash number `hi` of a cell with level mask `mask`: 0, then one more than each set bit, in order. */
+function levelOf(mask: number, hi: number): number {
+  let level = 0;
+  for (let seen = 0; seen < hi; level++) if ((mask >> level) & 1) seen++;
+  return level;
+}
+
+/** Copies 32 bytes, 4 at a time (same endianness on both sides, so byte order is kept). */
+function copy32(src: DataView, from: number, out: DataView, to: number): void {
+  for (let k = 0; k < 32; k += 4) out.setInt32(to + k, src.getInt32(from + k, true), true);
+}
+
+function copyBytes(src: DataView, from: number, out: DataView, to: number, n: number): void {
+  let k = 0;
+  for (; k + 4 <= n; k += 4) out.setInt32(to + k, src.getInt32(from + k, true), true);
+  for (; k < n; k++) out.setUint8(to + k, src.getUint8(from + k));
+}
+
+function checkLength(written: number, expected: number): void {
+  if (written !== expected) throw new Error(`cell hash input is ${written} bytes, ${expected} were reserved`);
 }
 
 /** Maximum cell depth the TVM allows (crypto/vm/cells/CellTraits.h `max_depth`). */
@@ -473,12 +655,9 @@ function depthError(cell: number, depth: number, offset: number): DecodeError {
 }
 
 export function popcount(x: number): number {
-  let n = 0;
-  while (x) {
-    n += x & 1;
-    x >>>= 1;
-  }
-  return n;
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 function ctz8(b: number): number {
