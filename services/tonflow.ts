@@ -29,6 +29,9 @@ commands:
                                 (KAFKA_BROKERS or --kafka); writes bench/RESULTS.md
   bench api [--json] [--transactions N] [--rate R] [--seconds S]
                                 gateway p99 latency at a fixed rate on a store of ≥ 1M transactions; writes bench/RESULTS.md
+  bench devnet [--json] [--seconds N] [--tps R]
+                                devnet sealed tx/s: back to back, and sustained at --devnet-tps R (default 500) on
+                                1000 ms blocks, with CPU per wall second and the traffic mix; writes bench/RESULTS.md
 `;
 
 /** Exit codes: 0 ok, 1 unexpected failure, 2 bad input or usage. */
@@ -93,12 +96,14 @@ function flag(args: string[], name: string): string | undefined {
 
 const BENCH_USAGE =
   'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR]\n       tonflow bench ingest [--json] [--transactions N] [--kafka host:port[,host:port...]] [--dir DIR]' +
-  '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]';
+  '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
+  '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]';
 
 async function benchCommand(args: string[]): Promise<number> {
   const [which, ...opts] = args;
   if (which === 'ingest') return benchIngest(opts);
   if (which === 'api') return benchApi(opts);
+  if (which === 'devnet') return benchDevnet(opts);
   if (which !== 'decode') throw new UsageError(BENCH_USAGE);
   const json = opts.includes('--json');
   const seconds = Number(flag(opts, '--seconds') ?? '5');
@@ -186,6 +191,35 @@ async function benchApi(opts: string[]): Promise<number> {
     for (const run of result.runs) {
       for (const e of run.endpoints) process.stdout.write(`caches ${run.caches}, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
     }
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}
+
+/** `bench devnet`: the devnet's sealed transactions per second, back to back and at --devnet-tps; writes bench/RESULTS.md. */
+async function benchDevnet(opts: string[]): Promise<number> {
+  const known = new Set(['--json', '--seconds', '--tps']);
+  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+  const num = (name: string, def: number): number => {
+    const v = Number(flag(opts, name) ?? String(def));
+    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`${name} must be a positive number`);
+    return v;
+  };
+  const { runDevnetBench } = await import('../bench/devnet.js');
+  const result = await runDevnetBench({
+    seconds: num('--seconds', 20),
+    tps: num('--tps', 500),
+    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+    command: `npm run bench -- devnet${opts.length ? ' ' + opts.join(' ') : ''}`,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (!opts.includes('--json')) {
+    const { max, sustained } = result;
+    process.stdout.write(
+      `devnet: max ${max.tx_per_s} tx/s (${max.tx_per_cpu_s} per CPU second); sustained at --devnet-tps ${result.target_tx_per_s}: ` +
+        `${sustained.tx_per_s} tx/s on ${sustained.cpu_cores} CPU s per s, block interval ${sustained.interval_ms_mean} ms mean / ${sustained.interval_ms_max} max ` +
+        `(target ${result.met ? 'met' : 'NOT met'}); peak RSS ${result.peak_rss_mb} MiB (bench/RESULTS.md updated)\n`,
+    );
   }
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

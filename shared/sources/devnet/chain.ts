@@ -152,6 +152,8 @@ export interface ChainMeta {
   wcLast: BlockRefJson;
   wcTip: ShardDescrJson;
   awaitingDeq: Array<{ workchain: number; hashHex: string; importBlockLt: string }>;
+  /** {@link DevnetChain.sealedTransactions} (absent in chains written before it was kept: restored as 0). */
+  sealedTransactions?: number;
 }
 
 type BlockRefJson = { seqno: number; rootHash: string; fileHash: string; startLt: string; endLt: string; genUtime: number };
@@ -172,6 +174,7 @@ export class DevnetChain {
   private configB64: string;
   private readonly createdBy: Uint8Array;
   private readonly maxMessages: number;
+  private sealedTxs = 0;
 
   private constructor(
     private readonly executor: Executor,
@@ -270,7 +273,9 @@ export class DevnetChain {
       }
     }
     for (const a of meta.awaitingDeq) shards.get(a.workchain)!.awaitingDeq.push({ hashHex: a.hashHex, importBlockLt: BigInt(a.importBlockLt) });
-    return new DevnetChain(executor, meta.globalId, meta.seed, config, shards, wcTip, opts.maxMessagesPerBlock ?? 4096);
+    const chain = new DevnetChain(executor, meta.globalId, meta.seed, config, shards, wcTip, opts.maxMessagesPerBlock ?? 4096);
+    chain.sealedTxs = meta.sealedTransactions ?? 0;
+    return chain;
   }
 
   /** The metadata that, with the two state cells, restores this chain (JSON-safe). */
@@ -284,6 +289,7 @@ export class DevnetChain {
       wcLast: refToJson(this.shard(WC).last),
       wcTip: descrToJson(this.wcTip),
       awaitingDeq,
+      sealedTransactions: this.sealedTxs,
     };
   }
 
@@ -299,6 +305,15 @@ export class DevnetChain {
 
   get lastUtime(): number {
     return this.shard(MC).last.genUtime;
+  }
+
+  /**
+   * Transactions sealed into all blocks so far (both workchains). Kept with the chain's metadata, so a reader that
+   * remembers the count it last saw (the traffic generator, persisted in the same chain.json) learns exactly what the
+   * blocks since then held, across restarts too.
+   */
+  get sealedTransactions(): number {
+    return this.sealedTxs;
   }
 
   /** Messages waiting in the out queues (not yet imported by their destination). */
@@ -377,6 +392,7 @@ export class DevnetChain {
     const mcRef = extRef(mc.last);
     const wcBlock = await this.sealShardBlock(wc, seqno, now, align(max(wc.last.endLt, mc.last.endLt) + 1n), mcRef, mc.last.seqno);
     const mcBlock = await this.sealShardBlock(mc, seqno, now, align(max(mc.last.endLt, wcBlock.block.endLt) + 1n), null, mc.last.seqno, wcBlock);
+    this.sealedTxs += wcBlock.block.transactions.length + mcBlock.block.transactions.length;
     return { mcSeqno: seqno, blocks: [wcBlock.block, mcBlock.block] };
   }
 

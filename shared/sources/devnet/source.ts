@@ -156,12 +156,20 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
   };
 
   let timer: NodeJS.Timeout | null = null;
+  // Seals start on a fixed schedule, one every blockMs: a seal that runs past its slot (a slow block, a busy machine)
+  // is followed at once by the next, so block pairs, and the traffic each carries, keep to the interval on average
+  // instead of every late one pushing the rest back. More than an interval behind (a suspended process, a chain that
+  // cannot keep up) is not made up with a burst of back-to-back blocks: the schedule restarts from now.
+  let due = Date.now() + blockMs;
   const loop = (): void => {
     if (closed || failure) return;
-    const started = Date.now();
     sealSerialized().then(
       () => {
-        if (!closed) timer = setTimeout(loop, Math.max(0, blockMs - (Date.now() - started)));
+        if (closed) return;
+        const now = Date.now();
+        due += blockMs;
+        if (now - due > blockMs) due = now;
+        timer = setTimeout(loop, Math.max(0, due - now));
       },
       (e: unknown) => {
         failure = e;

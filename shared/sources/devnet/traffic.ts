@@ -11,8 +11,15 @@ import { type Transfer, Wallet, commentBody, deriveKey, stateInit } from './wall
  * throwing, with its bounce), wallet deploys, jetton transfers (standard and stablecoin-style) / mints / burns,
  * NFT transfers and mints, cross-workchain transfers and highload batches.
  *
+ * The rate is held in transactions the chain actually seals, not in actions: an action's trace length varies (a
+ * highload batch is a dozen transactions, a TON transfer two), some actions cannot be made (a holder without jettons,
+ * an NFT already moving) and a wallet may reject its external, so a fixed transactions-per-action estimate
+ * undershoots. Each tick therefore reads what the chain sealed since the last one and sizes its batch from the gap
+ * between that and the target (see {@link TrafficGenerator.generate}).
+ *
  * The same seed, profile and rate give the same messages for the same chain state; the generator's own state (its
- * PRNG and rate accumulator) is persisted with the chain.
+ * PRNG and pacing) is persisted with the chain, and depends only on the blocks, never on wall time, so the same seed
+ * and genesis time give the same blocks.
  */
 
 export type TrafficProfile = 'default' | 'transfers' | 'tokens' | 'none';
@@ -34,7 +41,12 @@ type ActionKind =
   | 'cross_workchain'
   | 'highload_batch';
 
-/** About how many transactions each action produces (its whole trace): converts the tx/s target into actions. */
+/**
+ * How many transactions each action's whole trace comes to when it goes as planned (a highload batch counts its own
+ * size). A batch is filled with actions until these add up to its budget, so the mix's spread (a batch of a dozen
+ * transactions next to a two-transaction transfer) does not make the blocks uneven; what the chain really seals per
+ * estimated transaction is measured and corrects the budget.
+ */
 const ACTIONS: Record<ActionKind, { txs: number }> = {
   ton_transfer: { txs: 2 },
   ton_to_new_address: { txs: 2 },
@@ -74,8 +86,30 @@ const PROFILES: Record<Exclude<TrafficProfile, 'none'>, Partial<Record<ActionKin
 export interface TrafficState {
   /** mulberry32 state. */
   rng: number;
-  /** Fractional actions carried to the next block (keeps the rate exact at any block interval). */
+  /**
+   * Transactions by which the last batch overshot its budget (≤ 0), taken off the next one: a batch is whole
+   * actions, so this keeps the sum exact at any rate and block interval.
+   */
   carry: number;
+  /**
+   * Pacing (absent in chains written before it existed; they start it afresh). `behind`: target transactions so
+   * far minus transactions sealed so far (held within the bounds of {@link MAX_ERROR_BLOCKS}). `seenSealed` / `seenQueued`: the chain's
+   * {@link DevnetChain.sealedTransactions} and {@link DevnetChain.queuedMessages} when last read. `countedAvg` /
+   * `plannedAvg`: exponential averages, per block, of the transactions counted (sealed, plus the growth of the
+   * queues) and of the transactions the actions sent were expected to come to ({@link ACTIONS}); their quotient is
+   * how the real traces measure up to the estimate (rejected externals, shorter traces). `lastPlanned`: what the
+   * previous tick's actions were expected to come to. `filling`: ticks left before the pacing judges the chain (see
+   * {@link FILL_BLOCKS}). `dropped`: actions picked but not made, since genesis (a holder with no jettons, an NFT
+   * already moving).
+   */
+  behind?: number;
+  filling?: number;
+  seenSealed?: number;
+  seenQueued?: number;
+  countedAvg?: number;
+  plannedAvg?: number;
+  lastPlanned?: number;
+  dropped?: number;
   /**
    * NFT activity still in flight (the state does not show it yet): the last item index minted, and items
    * transferred, with the block seqno that sent them. Keeps the generator from minting an index twice or moving an
@@ -88,9 +122,37 @@ export interface TrafficState {
 /** Blocks after which in-flight NFT activity the state still does not show is taken as failed. */
 const IN_FLIGHT_BLOCKS = 4;
 
+/**
+ * Share of the pacing error made up in one tick. Most of an action's trace is counted in the very next reading (its
+ * external is sealed, its first internal message is queued, see {@link TrafficGenerator.generate}), so the loop sees
+ * its own correction one block later; half per block settles within a few blocks without ringing.
+ */
+const GAIN = 0.5;
+/** Weight of the newest block in the counted-per-planned averages: about the last ten blocks count. */
+const RATIO_ALPHA = 0.1;
+/**
+ * Bounds that keep the loop from running away when the chain cannot seal what is asked (messages pile up in the
+ * queues faster than blocks import them, or a profile's actions keep failing): the transactions owed plus those
+ * queued are at most this many blocks' worth of target, and one tick's actions are expected to come to at most this
+ * many times its share of the target, so no block balloons to catch up.
+ */
+const MAX_ERROR_BLOCKS = 2;
+const MAX_ACTIONS_FACTOR = 2;
+/**
+ * Ticks after genesis (or after the pacing starts on an older chain) during which the traces already sent have not
+ * all reached their later hops, so a shortfall is the pipeline filling, not the rate: the error is held at zero and
+ * the averages keep their priors. Without this the loop answers the first blocks' apparent deficit with a burst
+ * whose traces land a few blocks later, and pays that back with a dip. A trace of the profiles here is at most four
+ * hops, one block each.
+ */
+const FILL_BLOCKS = IN_FLIGHT_BLOCKS;
+
 export interface TrafficOptions {
   profile: TrafficProfile;
-  /** Target transactions per second (whole traces, counted as they execute). */
+  /**
+   * Target transactions per second, counted as the chain seals them: every transaction of both workchains, those of
+   * messages submitted through the API too (the generated traffic tops the chain up to the rate).
+   */
   tps: number;
   seed: string;
 }
@@ -98,7 +160,6 @@ export interface TrafficOptions {
 export class TrafficGenerator {
   private readonly weights: Array<[ActionKind, number]>;
   private readonly total: number;
-  private readonly txsPerAction: number;
   private readonly owners: Map<string, Wallet>;
   private readonly senders: Wallet[];
 
@@ -109,7 +170,6 @@ export class TrafficGenerator {
   ) {
     this.weights = opts.profile === 'none' ? [] : (Object.entries(PROFILES[opts.profile]) as Array<[ActionKind, number]>);
     this.total = this.weights.reduce((n, [, w]) => n + w, 0);
-    this.txsPerAction = this.total === 0 ? 1 : this.weights.reduce((n, [k, w]) => n + w * ACTIONS[k].txs, 0) / this.total;
     this.owners = new Map(actors.wallets.map((w) => [hex(w.address.hash), w]));
     this.senders = actors.wallets.filter((w) => w.kind !== 'highload-v3');
   }
@@ -117,7 +177,7 @@ export class TrafficGenerator {
   static initialState(seed: string): TrafficState {
     let h = 2166136261;
     for (const c of Buffer.from(seed)) h = Math.imul(h ^ c, 16777619) >>> 0;
-    return { rng: h, carry: 0, nftMinted: null, nftMoving: [] };
+    return { rng: h, carry: 0, nftMinted: null, nftMoving: [], dropped: 0 };
   }
 
   get snapshot(): TrafficState {
@@ -127,19 +187,72 @@ export class TrafficGenerator {
   /**
    * The external messages for the block about to be sealed at `now` (its gen_utime), `intervalMs` after the
    * previous one. Wallet seqnos come from the chain's current state.
+   *
+   * Closed-loop pacing: the target is `tps` × the block intervals so far, the count is what the chain sealed plus
+   * the internal messages waiting in its queues (each is a transaction the next block executes, so a trace already
+   * under way is not asked for twice, and a queue that backs up holds the generator back). The batch is this
+   * block's share of the target plus {@link GAIN} of the error, filled with actions by their expected trace length
+   * ({@link ACTIONS}) scaled by how the chain's real counts have measured up to those expectations. Everything it
+   * reads is chain state, so it is as deterministic as the blocks.
    */
   generate(chain: DevnetChain, now: number, intervalMs: number): DCell[] {
     if (this.total === 0 || this.opts.tps <= 0) return [];
-    this.state.carry += (this.opts.tps * intervalMs) / 1000 / this.txsPerAction;
-    const n = Math.floor(this.state.carry);
-    this.state.carry -= n;
-    const ctx = new TickContext(chain, now, chain.mcSeqno + 1);
-    this.state.nftMoving = (this.state.nftMoving ?? []).filter(([, at]) => ctx.seqno - at <= IN_FLIGHT_BLOCKS);
-    const out: DCell[] = [];
-    for (let i = 0; i < n; i++) {
-      const msg = this.action(this.pick(), ctx, i);
-      if (msg) out.push(msg);
+    const st = this.state;
+    const perBlock = (this.opts.tps * intervalMs) / 1000;
+    const sealed = chain.sealedTransactions;
+    const queued = chain.queuedMessages;
+    if (st.seenSealed === undefined || sealed < st.seenSealed) {
+      // A fresh chain, or one from before the pacing existed: start from here with no error, trusting ACTIONS.
+      st.behind = queued;
+      st.countedAvg = st.plannedAvg = perBlock;
+      st.lastPlanned = 0;
+      st.filling = FILL_BLOCKS;
+    } else if ((st.filling ?? 0) > 0) {
+      st.behind = queued;
+      st.filling = st.filling! - 1;
+    } else {
+      const delta = sealed - st.seenSealed;
+      st.behind = (st.behind ?? 0) - delta;
+      // Measured on what the error counts too (sealed and queued): a chain that stops importing its queue then
+      // shows no shortfall in the ratio, which would otherwise fall and ask for ever more actions.
+      st.countedAvg = ewma(st.countedAvg ?? perBlock, delta + queued - (st.seenQueued ?? queued));
+      st.plannedAvg = ewma(st.plannedAvg ?? perBlock, st.lastPlanned ?? 0);
     }
+    st.seenSealed = sealed;
+    st.seenQueued = queued;
+
+    // What is owed and what waits in the queues together stay within the limit: a queue that keeps growing (a chain
+    // that cannot import what it is given) leaves nothing owed and then holds the generator back until it drains,
+    // instead of the shortfall it causes asking for ever more. Beyond the limit a shortfall is forgiven, not owed.
+    const limit = MAX_ERROR_BLOCKS * perBlock;
+    const error = Math.max(-limit, Math.min(limit - queued, st.behind - queued));
+    st.behind = queued + error + perBlock;
+    // Outside half to twice the estimate the measurement is a transient (a burst of submitted messages, queues
+    // draining after a stall), not the mix.
+    const measured = st.plannedAvg! > 0 ? st.countedAvg! / st.plannedAvg! : 1;
+    const realPerPlanned = Math.min(2, Math.max(0.5, measured));
+    const budget = Math.max(0, perBlock + GAIN * error) / realPerPlanned + st.carry;
+    const cap = MAX_ACTIONS_FACTOR * perBlock;
+
+    const ctx = new TickContext(chain, now, chain.mcSeqno + 1);
+    st.nftMoving = (st.nftMoving ?? []).filter(([, at]) => ctx.seqno - at <= IN_FLIGHT_BLOCKS);
+    const out: DCell[] = [];
+    let planned = 0;
+    // An action that cannot be made is replaced by another pick, so the batch comes to the budget. Attempts are
+    // bounded (every action is at least two transactions, so twice the cap's worth of actions): a profile whose
+    // actions mostly fail, say every holder emptied, sends less and the error bound absorbs it.
+    for (let i = 0; planned < budget && planned < cap && i < cap + 8; i++) {
+      const made = this.action(this.pick(), ctx, i);
+      if (!made) {
+        st.dropped = (st.dropped ?? 0) + 1;
+        continue;
+      }
+      out.push(made.msg);
+      planned += made.txs;
+    }
+    // Only an overshoot is carried: a shortfall (cap, failed picks) is already in the next tick's error.
+    st.carry = Math.min(0, budget - planned);
+    st.lastPlanned = planned;
     return out;
   }
 
@@ -173,30 +286,31 @@ export class TrafficGenerator {
     return { workchain: 0, hash };
   }
 
-  private action(kind: ActionKind, ctx: TickContext, i: number): DCell | null {
+  private action(kind: ActionKind, ctx: TickContext, i: number): Planned | null {
     const a = this.actors;
     const queryId = BigInt(ctx.seqno) * 100_000n + BigInt(i);
+    const made = (msg: DCell, txs = ACTIONS[kind].txs): Planned => ({ msg, txs });
     switch (kind) {
       case 'ton_transfer': {
         const from = this.choose(this.senders);
         const to = this.choose(a.wallets);
-        return ctx.send(from, [{ to: to.address, value: BigInt(1 + this.int(1000)) * (TON / 100n), bounce: true, body: commentBody(`devnet payment ${queryId}`) }]);
+        return made(ctx.send(from, [{ to: to.address, value: BigInt(1 + this.int(1000)) * (TON / 100n), bounce: true, body: commentBody(`devnet payment ${queryId}`) }]));
       }
       case 'ton_to_new_address':
-        return ctx.send(this.choose(this.senders), [{ to: this.freshAddress(), value: TON / 5n, bounce: false, body: commentBody('hello, new account') }]);
+        return made(ctx.send(this.choose(this.senders), [{ to: this.freshAddress(), value: TON / 5n, bounce: false, body: commentBody('hello, new account') }]));
       case 'bounced_transfer':
-        return ctx.send(this.choose(this.senders), [{ to: this.freshAddress(), value: TON / 2n, bounce: true, body: commentBody('this bounces') }]);
+        return made(ctx.send(this.choose(this.senders), [{ to: this.freshAddress(), value: TON / 2n, bounce: true, body: commentBody('this bounces') }]));
       case 'failed_transaction': {
         // A jetton transfer sent to someone else's jetton wallet: the wallet rejects the sender and the message bounces.
         const from = this.choose(this.senders);
         const victim = this.choose(a.jetton.holders.filter((h) => h !== from));
-        return ctx.send(from, [{ to: a.jetton.walletOf(victim.address), value: TON / 10n, bounce: true, body: jettonTransferBody(queryId, 1n, from.address, from.address, 0n, null) }]);
+        return made(ctx.send(from, [{ to: a.jetton.walletOf(victim.address), value: TON / 10n, bounce: true, body: jettonTransferBody(queryId, 1n, from.address, from.address, 0n, null) }]));
       }
       case 'wallet_deploy': {
         const from = this.choose(this.senders);
-        const kind = this.choose(['v3r2', 'v4r2', 'v5r1'] as const);
-        const w = new Wallet(kind, deriveKey(`${this.opts.seed}:deployed:${ctx.seqno}:${i}`), 0, 0x1000 + i);
-        return ctx.send(from, [{ to: w.address, value: TON, bounce: false, init: stateInit(w.code, w.data) }]);
+        const walletKind = this.choose(['v3r2', 'v4r2', 'v5r1'] as const);
+        const w = new Wallet(walletKind, deriveKey(`${this.opts.seed}:deployed:${ctx.seqno}:${i}`), 0, 0x1000 + i);
+        return made(ctx.send(from, [{ to: w.address, value: TON, bounce: false, init: stateInit(w.code, w.data) }]));
       }
       case 'jetton_transfer':
       case 'stablecoin_transfer': {
@@ -207,20 +321,20 @@ export class TrafficGenerator {
         const to = this.choose(a.wallets);
         const amount = 1n + (balance * BigInt(1 + this.int(50))) / 10_000n;
         const payload = this.int(2) === 0 ? commentBody(`jetton payment ${queryId}`) : null;
-        return ctx.send(from, [{ to: j.walletOf(from.address), value: TON / 10n, bounce: true, body: jettonTransferBody(queryId, amount, to.address, from.address, TON / 100n, payload) }]);
+        return made(ctx.send(from, [{ to: j.walletOf(from.address), value: TON / 10n, bounce: true, body: jettonTransferBody(queryId, amount, to.address, from.address, TON / 100n, payload) }]));
       }
       case 'jetton_mint': {
         const j = a.jetton;
         const to = this.choose(a.wallets);
         const amount = BigInt(1 + this.int(10_000)) * TON;
-        return ctx.send(j.admin, [{ to: j.minter, value: TON / 5n, bounce: true, body: standardMintBody(queryId, to.address, amount, j.admin.address) }]);
+        return made(ctx.send(j.admin, [{ to: j.minter, value: TON / 5n, bounce: true, body: standardMintBody(queryId, to.address, amount, j.admin.address) }]));
       }
       case 'jetton_burn': {
         const j = a.jetton;
         const from = this.choose(j.holders);
         const balance = ctx.jettonBalance(j, from.address);
         if (balance <= 0n) return null;
-        return ctx.send(from, [{ to: j.walletOf(from.address), value: TON / 10n, bounce: true, body: jettonBurnBody(queryId, 1n + balance / 1000n, from.address) }]);
+        return made(ctx.send(from, [{ to: j.walletOf(from.address), value: TON / 10n, bounce: true, body: jettonBurnBody(queryId, 1n + balance / 1000n, from.address) }]));
       }
       case 'nft_transfer': {
         const index = this.int(ctx.nftNextIndex(a));
@@ -231,7 +345,7 @@ export class TrafficGenerator {
         if (!from || from.kind === 'highload-v3') return null;
         const to = this.choose(a.wallets);
         moving.push([index, ctx.seqno]);
-        return ctx.send(from, [{ to: a.nft.itemAddress(index), value: TON / 10n, bounce: true, body: nftTransferBody(queryId, to.address, from.address, TON / 100n) }]);
+        return made(ctx.send(from, [{ to: a.nft.itemAddress(index), value: TON / 10n, bounce: true, body: nftTransferBody(queryId, to.address, from.address, TON / 100n) }]));
       }
       case 'nft_mint': {
         // The collection counts items as it deploys them; mints still on their way are not in its state yet.
@@ -240,25 +354,32 @@ export class TrafficGenerator {
         const index = last && ctx.seqno - last[1] <= IN_FLIGHT_BLOCKS ? Math.max(stateNext, last[0] + 1) : stateNext;
         this.state.nftMinted = [index, ctx.seqno];
         const to = this.choose(a.wallets);
-        return ctx.send(a.nft.owner, [{ to: a.nft.collection, value: TON / 10n, bounce: true, body: nftMintBody(queryId, index, TON / 20n, to.address) }]);
+        return made(ctx.send(a.nft.owner, [{ to: a.nft.collection, value: TON / 10n, bounce: true, body: nftMintBody(queryId, index, TON / 20n, to.address) }]));
       }
       case 'cross_workchain': {
         if (this.int(2) === 0) {
           const from = this.choose(this.senders);
-          return ctx.send(from, [{ to: this.choose(a.mcWallets).address, value: TON, bounce: true, body: commentBody('to the masterchain') }]);
+          return made(ctx.send(from, [{ to: this.choose(a.mcWallets).address, value: TON, bounce: true, body: commentBody('to the masterchain') }]));
         }
         const from = this.choose(a.mcWallets);
-        return ctx.send(from, [{ to: this.choose(a.wallets).address, value: TON, bounce: true, body: commentBody('from the masterchain') }]);
+        return made(ctx.send(from, [{ to: this.choose(a.wallets).address, value: TON, bounce: true, body: commentBody('from the masterchain') }]));
       }
       case 'highload_batch': {
         const from = this.choose(a.wallets.filter((w) => w.kind === 'highload-v3'));
         const n = 5 + this.int(11);
         const transfers: Transfer[] = [];
         for (let k = 0; k < n; k++) transfers.push({ to: this.choose(a.wallets).address, value: TON / 10n, bounce: false, body: commentBody(`batch ${queryId}/${k}`) });
-        return ctx.send(from, transfers);
+        // The external, the batch's internal_transfer to the wallet itself, then one transaction per transfer.
+        return made(ctx.send(from, transfers), 2 + n);
       }
     }
   }
+}
+
+/** A made action: its signed external and how many transactions its whole trace is expected to come to. */
+interface Planned {
+  msg: DCell;
+  txs: number;
 }
 
 /** What one block's worth of generated messages share: current seqnos, claimed NFT indices. */
@@ -320,6 +441,8 @@ class TickContext {
     return owner.type === 'std' ? owner : null;
   }
 }
+
+const ewma = (avg: number, x: number): number => avg + RATIO_ALPHA * (x - avg);
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
