@@ -86,7 +86,6 @@ const KAFKA_TARGET = 10_000;
 /** The tables the decode stage writes, measured for bytes per transaction. */
 const TX_TABLES = [
   'transactions',
-  'transaction_records',
   'messages',
   'message_contents',
   'message_hash_norms',
@@ -298,7 +297,6 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
   const k = 'skipped' in r.kafka ? null : r.kafka;
   const note: Record<string, string> = {
     transactions: 'distinct per copy',
-    transaction_records: 'distinct per copy',
     messages: 'distinct per copy',
     blocks: 'distinct per copy',
     shard_state: 'none: the corpus has no masterchain blocks',

@@ -206,23 +206,11 @@ export interface LatestAccountStateRow {
   code_boc: string | null;
 }
 
-/** A transaction's complete v3 record (0006_transaction_records.sql). */
-export interface TransactionRecordRow {
-  account: string;
-  lt: string;
-  trace_id: string | null;
-  /** JSON of the v3 Transaction without `trace_id`. */
-  record: string;
-  /** State hashes the record has no state for that another block may store (see the migration). */
-  resolve_states: string[];
-}
-
 /** Rows of one block, keyed by table name: insert each array into the table of its key. */
 export interface StoreRows {
   blocks: BlockRow[];
   shard_state: ShardStateRow[];
   transactions: TransactionRow[];
-  transaction_records: TransactionRecordRow[];
   messages: MessageRow[];
   message_contents: MessageContentRow[];
   message_hash_norms: MessageHashNormRow[];
@@ -235,7 +223,6 @@ export const STORE_TABLES = [
   'blocks',
   'shard_state',
   'transactions',
-  'transaction_records',
   'messages',
   'message_contents',
   'message_hash_norms',
@@ -282,7 +269,6 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
         ? (input.shards ?? []).map((s) => ({ mc_seqno: block.seqno, workchain: s.workchain, shard: shardDecimal(s.shard), seqno: s.seqno }))
         : [],
     transactions: [],
-    transaction_records: [],
     messages: [],
     message_contents: [],
     message_hash_norms: [],
@@ -294,25 +280,8 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
   const states = new Map<string, AccountStateRow>();
   const latest = new Map<string, LatestAccountStateRow>();
 
-  // Each account's first and last transaction in the block: the only ones whose states before / after can be
-  // stored by another block (every state between two transactions of one block exists in no state update).
-  const firstLt = new Map<string, bigint>();
-  const lastLt = new Map<string, bigint>();
-  for (const tx of input.transactions) {
-    const lt = BigInt(tx.lt);
-    const f = firstLt.get(tx.account);
-    if (f === undefined || lt < f) firstLt.set(tx.account, lt);
-    const l = lastLt.get(tx.account);
-    if (l === undefined || lt > l) lastLt.set(tx.account, lt);
-  }
-
   for (const tx of input.transactions) {
     out.transactions.push(transactionRow(tx, mcSeqno));
-    const lt = BigInt(tx.lt);
-    const resolve: string[] = [];
-    if (tx.account_state_before.balance === null && firstLt.get(tx.account) === lt) resolve.push(tx.account_state_before.hash);
-    if (tx.account_state_after.balance === null && lastLt.get(tx.account) === lt) resolve.push(tx.account_state_after.hash);
-    out.transaction_records.push(transactionRecordRow(tx, mcSeqno, resolve));
     if (tx.in_msg) pushMessage(out, contents, tx, 'in', tx.in_msg);
     for (const m of tx.out_msgs) pushMessage(out, contents, tx, 'out', m);
 
@@ -450,18 +419,6 @@ interface DescrView {
 }
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-
-function transactionRecordRow(tx: V3Transaction, mcSeqno: number | null, resolveStates: string[]): TransactionRecordRow {
-  // The record says what the `transactions` row says: the committing masterchain block as this mapping knows it.
-  const { trace_id, ...rest } = tx;
-  return {
-    account: tx.account,
-    lt: tx.lt,
-    trace_id: trace_id ?? null,
-    record: JSON.stringify({ ...rest, mc_block_seqno: mcSeqno }),
-    resolve_states: resolveStates,
-  };
-}
 
 function transactionRow(tx: V3Transaction, mcSeqno: number | null): TransactionRow {
   const d = tx.description as unknown as DescrView;

@@ -13,7 +13,6 @@ export const TABLE_ORDER = [
   'account_states',
   'messages',
   'transactions',
-  'transaction_records',
   'latest_account_states',
   'shard_state',
   'blocks',

@@ -3,7 +3,7 @@ import { toRows } from './rows.js';
 
 /** The decode stage's mapping: a decoded block and its masterchain seqno to rows per table. */
 export function blockToRows(decoded: DecodedBlock, mcSeqno: number | null): Record<string, object[]> {
-  const rows = toRows({ block: decoded.block, transactions: decoded.transactions, shards: decoded.shards }, {
+  const rows = toRows({ block: decoded.block, transactions: decoded.transactions, shards: decoded.shards, stateBocs: decoded.stateBocs }, {
     mcSeqno: decoded.block.workchain === -1 ? null : mcSeqno,
   });
   return rows as unknown as Record<string, object[]>;

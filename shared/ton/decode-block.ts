@@ -11,6 +11,7 @@ import { shardId } from './tlb/ShardIdent.js';
 import { type Transaction, loadTransaction } from './tlb/Transaction.js';
 import { type AccountStateBocs, accountStateBocs, accountStateRecord } from './records/account-state.js';
 import { findShardAccount, loadShardStateAccounts } from './tlb/ShardState.js';
+import type { ShardAccount } from './tlb/ShardAccount.js';
 import { b64 } from './records/format.js';
 
 /** A block decoded to its typed TL-B form, with its transactions in block order. */
@@ -74,6 +75,10 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     // The root hash covers the state update, so every cell gets hashed; a bottom-up pass is cheapest.
     boc.hashAll();
     rootHash = boc.hash(block.cell);
+  } else {
+    // Each record hashes its transaction, messages and bodies: one batch for all of them is cheaper than
+    // hashing them cell by cell as the records ask.
+    prehash(boc, parsed.transactions.map((tx) => tx.cell));
   }
   const fileHash = opts.fileHash ?? nodeHash('sha256', bytes, 'buffer');
   const mcBlockSeqno = block.info.shard.workchain === -1 ? block.info.seqno : (opts.mcBlockSeqno ?? null);
@@ -112,33 +117,49 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
   const update = block.stateUpdate;
   const oldSide = loadShardStateAccounts(new Slice(boc, update.old));
   const newSide = loadShardStateAccounts(new Slice(boc, update.new));
-  let i = 0;
-  for (const ab of parsed.accountBlocks) {
-    const n = ab.transactions.length;
-    if (n === 0) continue;
-    const first = records[i]!;
-    const last = records[i + n - 1]!;
-    i += n;
-    if (oldSide) {
-      const sa = findShardAccount(oldSide, boc, ab.accountAddr);
-      if (sa) {
-        const rec = accountStateRecord(boc, sa.accountCell, sa.account);
-        if (rec.hash === first.account_state_before.hash) {
-          first.account_state_before = rec;
-          bocs.set(rec.hash, accountStateBocs(boc, sa.account));
-        }
-      }
+  // Found first and hashed in one batch (see prehash), then kept where the hash matches the record's. A lookup
+  // that fails ends the walk as it did when each account was looked up and filled in turn: the ones before it are
+  // filled first.
+  const found: Array<{ sa: ShardAccount; rec: V3Transaction; side: 'account_state_before' | 'account_state_after' }> = [];
+  let failed = false;
+  let failure: unknown;
+  try {
+    let i = 0;
+    for (const ab of parsed.accountBlocks) {
+      const n = ab.transactions.length;
+      if (n === 0) continue;
+      const first = records[i]!;
+      const last = records[i + n - 1]!;
+      i += n;
+      const before = oldSide ? findShardAccount(oldSide, boc, ab.accountAddr) : null;
+      if (before) found.push({ sa: before, rec: first, side: 'account_state_before' });
+      const after = newSide ? findShardAccount(newSide, boc, ab.accountAddr) : null;
+      if (after) found.push({ sa: after, rec: last, side: 'account_state_after' });
     }
-    if (newSide) {
-      const sa = findShardAccount(newSide, boc, ab.accountAddr);
-      if (sa) {
-        const rec = accountStateRecord(boc, sa.accountCell, sa.account);
-        if (rec.hash === last.account_state_after.hash) {
-          last.account_state_after = rec;
-          bocs.set(rec.hash, accountStateBocs(boc, sa.account));
-        }
-      }
+  } catch (e) {
+    failed = true;
+    failure = e;
+  }
+  prehash(boc, found.map((f) => f.sa.accountCell));
+  for (const { sa, rec, side } of found) {
+    const state = accountStateRecord(boc, sa.accountCell, sa.account);
+    if (state.hash === rec[side].hash) {
+      rec[side] = state;
+      bocs.set(state.hash, accountStateBocs(boc, sa.account));
     }
+  }
+  if (failed) throw failure;
+}
+
+/**
+ * Hashes in one batch ({@link Boc.hashSubtrees}) the cells the records are about to hash one at a time. A
+ * malformed cell is left for the record that meets it, so a bad block fails with the same error as without this.
+ */
+function prehash(boc: Boc, roots: number[]): void {
+  try {
+    boc.hashSubtrees(roots);
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
   }
 }
 

@@ -1,3 +1,4 @@
+import { Cell } from '@ton/core';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -397,6 +398,12 @@ describeFixtures('pipeline, embedded (in-process bus, chdb)', () => {
     expect(first.published).toEqual({ groups: 14, blocks: 14 });
     expect(first.stage.stored).toMatchObject({ blocks: 14, transactions: 1270, deadLettered: 0 });
     await expectFixtureBlocksStored(first.store);
+    // Data BOCs the state updates hold whole reach the store, and each hashes to its recorded data hash.
+    const withData = await first.store.query<{ data_hash: string; data_boc: string }>(
+      'SELECT data_hash, data_boc FROM account_states FINAL WHERE data_boc IS NOT NULL',
+    );
+    expect(withData.length).toBeGreaterThan(0);
+    for (const r of withData) expect(Cell.fromBase64(r.data_boc).hash().toString('base64')).toBe(r.data_hash);
     const before = await finalSnapshot(first.store);
 
     // The decode stage saved the follower's checkpoint once the last group was stored: a restart resumes after it

@@ -154,18 +154,8 @@ function loadPaths(): Map<string, string> {
 // Data: the fixtures, then synthetic volume
 // ---------------------------------------------------------------------------------------------------------------
 
-const TABLES = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'transaction_records',
-  'messages',
-  'message_contents',
-  'message_hash_norms',
-  'account_states',
-  'latest_account_states',
-] as const;
-const TX_TABLES = ['transactions', 'transaction_records', 'messages', 'message_contents', 'message_hash_norms', 'account_states'];
+const TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'message_contents', 'message_hash_norms', 'account_states', 'latest_account_states'] as const;
+const TX_TABLES = ['transactions', 'messages', 'message_contents', 'message_hash_norms', 'account_states'];
 
 function fixtureRows(): { rows: StoreRows; transactions: V3Transaction[] } {
   const rows = Object.fromEntries(TABLES.map((t) => [t, [] as object[]])) as unknown as StoreRows;
@@ -214,8 +204,6 @@ function syntheticInserts(): string[] {
      SELECT ${txAcct('number')}, ${startLt('number')} + 1, ${h('tx', 'number')}, ${utime('number')}, ${mc('number')}, ${wc('number')}, ${shard('number')},
             ${q('number')}, ${h('prev', 'number')}, ${startLt('number')}, 'active', 'active', 1000 + number % 977, ${h('sb', 'number')}, ${h('sa', 'number')},
             'ord', false, false, true, 1000 + number % 313, true FROM numbers(${N})`,
-    `INSERT INTO transaction_records (account, lt, record, resolve_states)
-     SELECT ${txAcct('number')}, ${startLt('number')} + 1, concat('{"hash":"', ${h('tx', 'number')}, '"}'), [] FROM numbers(${N})`,
     // Two rows per transaction: its in message (every tenth one external) and one out message.
     `INSERT INTO messages (tx_account, tx_lt, tx_hash, direction, msg_hash, source, destination, value, created_lt, created_at, opcode, body_hash)
      SELECT ${txAcct(j)}, ${startLt(j)} + 1, ${h('tx', j)}, if(number % 2 = 0, 'in', 'out'), ${h('msg', 'number')},
@@ -406,17 +394,6 @@ describeFixtures('store access paths (EXPLAIN indexes = 1)', () => {
         expect: [{ read: 'by_lt', via: 'primary' }],
       },
       { path: 'tx.latest.lookup', params: () => ({ n: 10 }), expect: [{ read: 'by_lt', via: 'order' }] },
-      {
-        path: 'tx.records',
-        params: () => ({ accounts: [tx().account], lts: [BigInt(tx().lt)] }),
-        expect: [{ read: 'transaction_records', via: 'primary' }],
-      },
-      {
-        // The plan shows the main read only; its IN subquery is tx.by_hash.lookup (checked above).
-        path: 'tx.records.by_hash',
-        params: () => ({ hash: tx().hash }),
-        expect: [{ read: 'transaction_records', via: 'primary' }],
-      },
       {
         path: 'tx.messages',
         params: () => ({ accounts: [tx().account], lts: [BigInt(tx().lt)] }),

@@ -26,7 +26,6 @@ const KEY: { [T in keyof StoreRows]: (r: StoreRows[T][number]) => string } = {
   blocks: (r) => `${r.workchain}:${r.shard}:${r.seqno}`,
   shard_state: (r) => `${r.mc_seqno}:${r.workchain}:${r.shard}:${r.seqno}`,
   transactions: (r) => `${r.account}:${r.lt}`,
-  transaction_records: (r) => `${r.account}:${r.lt}`,
   messages: (r) => `${r.tx_account}:${r.tx_lt}:${r.direction}:${r.msg_hash}`,
   message_contents: (r) => r.hash,
   message_hash_norms: (r) => `${r.hash_norm}:${r.msg_hash}`,

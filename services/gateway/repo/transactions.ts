@@ -1,7 +1,7 @@
 import type { QueryParams } from '../../../shared/store/store.js';
 import type { Sort } from '../schemas/common.js';
 import { type Db, type Req, loadContents, loadStates, query } from './db.js';
-import { type AccountStateRecord, type Row, type TransactionRecord, accountStateRecord, transactionFromRow } from './records.js';
+import { type Row, type TransactionRecord, transactionFromRow } from './records.js';
 
 /**
  * Transaction reads (api-v3.md §1.5–1.8) on the paths of shared/store/queries/README.md, in two steps:
@@ -325,70 +325,19 @@ export async function adjacentTransactionKeys(db: Db, req: Req, hash: string, di
 
 const keyOf = (k: { account: unknown; lt: unknown }): string => `${String(k.account)}|${String(k.lt)}`;
 
-/** The `transaction_records` version (0006_transaction_records.sql): a row with a trace_id beats one without. */
-const RECORD_LATEST = 'version DESC';
-
-interface RecordRow {
-  account: string;
-  lt: string;
-  trace_id: string | null;
-  record: string;
-  resolve_states: string[];
-}
-
-const RECORD_COLUMNS = 'account, lt, trace_id, record, resolve_states';
-
 /**
- * A record carries the account states its own block's state update holds; a state it knows only by hash may have
- * been stored since from another block (the state after an account's last transaction of one block is the state
- * before its first of a later one). Those are looked up by hash, as the flattened path does for every state.
- */
-async function fromRecordRows(db: Db, req: Req, rows: readonly RecordRow[]): Promise<TransactionRecord[]> {
-  const records = rows.map((r) => {
-    const rec = JSON.parse(r.record) as TransactionRecord;
-    return r.trace_id ? { ...rec, trace_id: r.trace_id } : rec;
-  });
-  const hashes = rows.flatMap((r) => r.resolve_states);
-  if (hashes.length === 0) return records;
-  const states = await loadStates(db, req, hashes);
-  if (states.size === 0) return records;
-  const resolve = (s: AccountStateRecord): AccountStateRecord => (s.balance === null && states.has(s.hash) ? accountStateRecord(s.hash, states) : s);
-  return records.map((r) => ({ ...r, account_state_before: resolve(r.account_state_before), account_state_after: resolve(r.account_state_after) }));
-}
-
-function cacheRecord(db: Db, rec: TransactionRecord): void {
-  db.caches.txRecords.set(keyOf(rec), rec, rec.trace_id === undefined ? db.caches.txRecordTtlMs : 0);
-}
-
-/**
- * The records of `keys`, in their order: from the record cache, else `transaction_records` by primary key (one
- * narrow statement), else, for rows stored before that table existed, assembled from the flattened tables with
- * their messages (README tx.messages), bodies, init states and account states. Keys the store does not hold (a
- * lookup racing a replay) are skipped.
+ * The records of `keys`, in their order: from the record cache, else fetched by primary key (latest version of
+ * each row) with their messages (README tx.messages), bodies, init states and account states. Keys the store does
+ * not hold (a lookup racing a replay) are skipped.
  */
 export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[]): Promise<TransactionRecord[]> {
   if (keys.length === 0) return [];
   const found = new Map<string, TransactionRecord>();
-  let missing: TxKey[] = [];
+  const missing: TxKey[] = [];
   for (const k of keys) {
     const rec = db.caches.txRecords.get(keyOf(k));
     if (rec) found.set(keyOf(k), rec);
     else missing.push(k);
-  }
-  if (missing.length > 0) {
-    const params = { accounts: missing.map((k) => k.account), lts: missing.map((k) => BigInt(k.lt)) };
-    const records = await query<RecordRow>(
-      db,
-      req,
-      `SELECT ${RECORD_COLUMNS} FROM transaction_records WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
-       ORDER BY ${RECORD_LATEST} LIMIT 1 BY account, lt`,
-      params,
-    );
-    for (const rec of await fromRecordRows(db, req, records)) {
-      found.set(keyOf(rec), rec);
-      cacheRecord(db, rec);
-    }
-    missing = missing.filter((k) => !found.has(keyOf(k)));
   }
   if (missing.length > 0) {
     const params = { accounts: missing.map((k) => k.account), lts: missing.map((k) => BigInt(k.lt)) };
@@ -401,38 +350,13 @@ export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[])
     );
     for (const rec of await toTransactionRecords(db, req, rows)) {
       found.set(keyOf(rec), rec);
-      cacheRecord(db, rec);
+      db.caches.txRecords.set(keyOf(rec), rec, rec.trace_id === undefined ? db.caches.txRecordTtlMs : 0);
     }
   }
   const out: TransactionRecord[] = [];
   for (const k of keys) {
     const rec = found.get(keyOf(k));
     if (rec) out.push(rec);
-  }
-  return out;
-}
-
-/**
- * `/transactions?hash=` alone: the lookup (by_hash projection) and the record in one statement. Null when the store
- * has no record for the hash (an unknown hash, or a row from before `transaction_records`): the caller then takes
- * the two-step path, which tells the two apart.
- */
-export async function loadTransactionsByHash(db: Db, req: Req, hash: string): Promise<TransactionRecord[] | null> {
-  const key = db.caches.txKeys.get(hash);
-  if (key) return loadTransactions(db, req, [key]);
-  const records = await query<RecordRow>(
-    db,
-    req,
-    `SELECT ${RECORD_COLUMNS} FROM transaction_records
-     WHERE (account, lt) IN (SELECT account, lt FROM transactions WHERE hash = {hash:String})
-     ORDER BY ${RECORD_LATEST} LIMIT 1 BY account, lt`,
-    { hash },
-  );
-  if (records.length === 0) return null;
-  const out = await fromRecordRows(db, req, records);
-  for (const rec of out) {
-    cacheRecord(db, rec);
-    db.caches.txKeys.set(hash, { account: rec.account, lt: rec.lt });
   }
   return out;
 }

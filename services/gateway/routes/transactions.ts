@@ -9,7 +9,6 @@ import {
   adjacentTransactionKeys,
   findTransactionKeys,
   loadTransactions,
-  loadTransactionsByHash,
   transactionAddresses,
   transactionKeysByMessage,
   txOrder,
@@ -69,15 +68,6 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
         ...(q.seqno !== undefined ? { seqno: q.seqno } : {}),
       };
       if (q.mc_seqno !== undefined) await mcBlockMustExist(req, q.mc_seqno);
-      if (q.hash !== undefined && Object.keys(filter).length === 1 && q.offset === 0 && q.cursor === undefined) {
-        // The most common point read: one statement when the store has the transaction's record.
-        const transactions = await loadTransactionsByHash(deps.db, req.tf, q.hash);
-        if (transactions) {
-          setNextCursor(reply, null);
-          const page = transactions.slice(0, q.limit);
-          return { transactions: page, address_book: await book(deps, req, transactionAddresses(page)) };
-        }
-      }
       return transactionsPage(req, reply, filter, { limit: q.limit, offset: q.offset, sort: q.sort, cursor: q.cursor });
     },
   );

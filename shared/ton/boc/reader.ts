@@ -306,32 +306,78 @@ export class Boc {
    * (a block's root hash covers its state update, so it needs all of them).
    */
   hashAll(): void {
-    const lanes = this.count >= BATCH_MIN_CELLS ? Sha256Lanes.acquire() : null;
+    this.hashBatch(null, this.count);
+  }
+
+  /**
+   * Hashes every cell under `roots` in one batch: what {@link hashAll} does for the whole bag, for the subtrees a
+   * caller is about to ask {@link hash} about (a block's transactions when its root hash comes from the source).
+   * Cells hashed before are skipped, and so are their subtrees (a cell is hashed only after its children).
+   */
+  hashSubtrees(roots: ArrayLike<number>): void {
+    const { hashed, d1, refs } = this;
+    const want = new Uint8Array(this.count);
+    const stack: number[] = [];
+    let n = 0;
+    for (let k = 0; k < roots.length; k++) {
+      const root = roots[k]!;
+      if (hashed[root] !== 0 || want[root] !== 0) continue;
+      want[root] = 1;
+      n++;
+      stack.push(root);
+      while (stack.length > 0) {
+        const c = stack.pop()!;
+        const m = d1[c]! & 7;
+        for (let r = 0; r < m; r++) {
+          const child = refs[c * 4 + r]!;
+          if (hashed[child] === 0 && want[child] === 0) {
+            want[child] = 1;
+            n++;
+            stack.push(child);
+          }
+        }
+      }
+    }
+    if (n === 0) return;
+    // Children come after their parents in a bag, so descending index order is children first.
+    const cells = new Int32Array(n);
+    for (let i = this.count - 1, k = 0; i >= 0; i--) if (want[i] !== 0) cells[k++] = i;
+    this.hashBatch(cells, n);
+  }
+
+  /** Hashes the `n` cells of `cells` (in descending index order; null for all of them) in SIMD lanes if worth it. */
+  private hashBatch(cells: Int32Array | null, n: number): void {
+    const lanes = n >= BATCH_MIN_CELLS ? Sha256Lanes.acquire() : null;
     if (lanes === null) {
-      for (let i = this.count - 1; i >= 0; i--) if (this.hashed[i] === 0) this.computeHash(i);
+      for (let k = 0; k < n; k++) {
+        const i = cells === null ? this.count - 1 - k : cells[k]!;
+        if (this.hashed[i] === 0) this.computeHash(i);
+      }
       return;
     }
     try {
-      this.hashByHeight(lanes);
+      this.hashByHeight(lanes, cells, n);
     } finally {
       lanes.release();
     }
   }
 
   /**
-   * {@link hashAll} with SHA-256 in SIMD lanes. A cell's height (0 for a leaf, else one more than its highest
+   * {@link hashBatch} with SHA-256 in SIMD lanes. A cell's height (0 for a leaf, else one more than its highest
    * child) exceeds its children's, so the cells of one height never need each other's hashes: each height is
    * one batch, hashed after the batch below it. A cell with a level mask has one hash per significant level and
-   * each one hashes the previous, so those hashes go in successive rounds of their height's batch.
+   * each one hashes the previous, so those hashes go in successive rounds of their height's batch. Over a subset,
+   * a child outside it is already hashed and counts as height 0; that only ever raises a parent's height.
    */
-  private hashByHeight(lanes: Sha256Lanes): void {
+  private hashByHeight(lanes: Sha256Lanes, cells: Int32Array | null, n: number): void {
     const { count, d1, refs, hashed } = this;
     const height = new Int32Array(count);
     let maxHeight = 0;
-    for (let i = count - 1; i >= 0; i--) {
-      const n = d1[i]! & 7;
+    for (let k = 0; k < n; k++) {
+      const i = cells === null ? count - 1 - k : cells[k]!;
+      const m = d1[i]! & 7;
       let h = 0;
-      for (let r = 0; r < n; r++) {
+      for (let r = 0; r < m; r++) {
         const ch = height[refs[i * 4 + r]!]! + 1;
         if (ch > h) h = ch;
       }
@@ -340,11 +386,14 @@ export class Boc {
     }
     // Counting sort by height: cells of height h are order[start[h], start[h + 1]).
     const start = new Int32Array(maxHeight + 2);
-    for (let i = 0; i < count; i++) start[height[i]! + 1]!++;
+    for (let k = 0; k < n; k++) start[height[cells === null ? k : cells[k]!]! + 1]!++;
     for (let h = 0; h <= maxHeight; h++) start[h + 1]! += start[h]!;
-    const order = new Int32Array(count);
+    const order = new Int32Array(n);
     const next = start.slice(0, maxHeight + 1);
-    for (let i = 0; i < count; i++) order[next[height[i]!]!++] = i;
+    for (let k = 0; k < n; k++) {
+      const i = cells === null ? k : cells[k]!;
+      order[next[height[i]!]!++] = i;
+    }
 
     const low = this.ensureLow();
     const hashes32 = new Int32Array(this.hashes.buffer, this.hashes.byteOffset, count * 8);
