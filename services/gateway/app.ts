@@ -55,6 +55,8 @@ export interface GatewayAppConfig {
   txRecordTtlMs?: number;
   /** Whole responses kept while the store is unchanged (response-cache.ts); 0 disables. Default 10,000. */
   responseCacheEntries?: number;
+  /** Memory for cached responses, bytes. Default 256 MiB. */
+  responseCacheBytes?: number;
   /** How often the gateway checks whether the store changed, ms: the most a cached answer lags. Default 500. */
   responseCacheCheckMs?: number;
   /** Check every response against its zod schema before sending it (tests; costs CPU). */
@@ -226,6 +228,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const responses = createResponseCache({
     entries: config.responseCacheEntries ?? 10_000,
     checkMs: config.responseCacheCheckMs ?? 500,
+    ...(config.responseCacheBytes !== undefined ? { maxBytes: config.responseCacheBytes } : {}),
     readVersion: () => storeVersion(db),
     onError: (err) => log.warn({ err }, 'response cache: cannot read the store version; serving without the cache'),
   });

@@ -6,19 +6,22 @@
  */
 export class Lru<K, V> {
   private readonly map = new Map<K, { value: V; expires: number }>();
+  private weight = 0;
 
   constructor(
     private readonly max: number,
     /** 0 = no expiry. */
     private readonly ttlMs = 0,
     private readonly now: () => number = Date.now,
+    /** Weight of a value (e.g. its size) for {@link Lru.shrinkTo}; none by default. */
+    private readonly weigh: (value: V) => number = () => 0,
   ) {}
 
   get(key: K): V | undefined {
     const e = this.map.get(key);
     if (e === undefined) return undefined;
     if (e.expires !== 0 && e.expires <= this.now()) {
-      this.map.delete(key);
+      this.remove(key, e);
       return undefined;
     }
     // Re-insert: Map iteration order is insertion order, so the first key is the least recently used.
@@ -30,13 +33,32 @@ export class Lru<K, V> {
   /** `ttlMs` overrides the cache's TTL for this entry (0 = no expiry). */
   set(key: K, value: V, ttlMs: number = this.ttlMs): void {
     if (this.max <= 0) return;
-    this.map.delete(key);
+    const old = this.map.get(key);
+    if (old) this.remove(key, old);
     this.map.set(key, { value, expires: ttlMs > 0 ? this.now() + ttlMs : 0 });
-    while (this.map.size > this.max) {
-      const oldest = this.map.keys().next();
-      if (oldest.done) break;
-      this.map.delete(oldest.value);
-    }
+    this.weight += this.weigh(value);
+    while (this.map.size > this.max) this.evictOldest();
+  }
+
+  /** Evicts the least recently used entries until the values' total weight is at most `weight`. */
+  shrinkTo(weight: number): void {
+    while (this.weight > weight && this.map.size > 0) this.evictOldest();
+  }
+
+  /** Total weight of the values held. */
+  get totalWeight(): number {
+    return this.weight;
+  }
+
+  private evictOldest(): void {
+    const oldest = this.map.entries().next();
+    if (oldest.done) return;
+    this.remove(oldest.value[0], oldest.value[1]);
+  }
+
+  private remove(key: K, e: { value: V }): void {
+    this.map.delete(key);
+    this.weight -= this.weigh(e.value);
   }
 
   get size(): number {
@@ -45,5 +67,6 @@ export class Lru<K, V> {
 
   clear(): void {
     this.map.clear();
+    this.weight = 0;
   }
 }

@@ -65,6 +65,12 @@ const fields = {
     description: 'Whole API responses the gateway reuses while the store is unchanged; 0 disables',
     type: integer(0, 10_000_000),
   },
+  responseCacheMb: {
+    env: 'TONFLOW_API_RESPONSE_CACHE_MB',
+    default: '256',
+    description: 'Memory for reused API responses, MiB (least recently used go first; one response at most 8 MiB)',
+    type: integer(1, 1_000_000),
+  },
   responseCacheCheckMs: {
     env: 'TONFLOW_API_RESPONSE_CACHE_CHECK_MS',
     default: '500',

@@ -41,6 +41,7 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
       addressBookTtlMs: config.addressBookTtlMs,
       responseCacheEntries: config.responseCacheEntries,
       responseCacheCheckMs: config.responseCacheCheckMs,
+      responseCacheBytes: config.responseCacheMb * 1024 * 1024,
       txRecordCacheEntries: config.txCacheEntries,
       txRecordTtlMs: config.txCacheTtlMs,
     },

@@ -60,6 +60,23 @@ describe('response cache', () => {
     await small.stop();
   });
 
+  it('keeps bodies within its byte budget, dropping the least recently used first', async () => {
+    const cache = createResponseCache({ entries: 100, maxBytes: 10, checkMs: 1000, readVersion: async () => 'a' });
+    await cache.start();
+    const v = cache.version()!;
+    cache.set('a', answer('1234'), v);
+    cache.set('b', answer('1234'), v);
+    expect(cache.get('a')?.body).toBe('1234'); // a is now the most recently used
+    cache.set('c', answer('1234'), v); // 12 bytes > 10: b goes
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('c')).toBeDefined();
+    cache.set('big', answer('12345678901'), v); // larger than the whole budget: never kept
+    expect(cache.get('big')).toBeUndefined();
+    expect(cache.get('c')).toBeDefined();
+    await cache.stop();
+  });
+
   it('keys ignore the API key but not the parameters or the content headers', () => {
     const a = responseCacheKey('GET', '/api/v3/blocks?seqno=1&api_key=secret', false, false);
     expect(a).toBe(responseCacheKey('GET', '/api/v3/blocks?seqno=1', false, false));

@@ -26,7 +26,9 @@ export interface CachedResponse {
 export interface ResponseCacheOptions {
   /** Responses kept; 0 disables the cache. */
   entries: number;
-  /** Largest body kept, bytes: a huge page is cheaper to recompute than to pin in memory. */
+  /** Bodies kept in total, bytes (UTF-16 code units, about bytes for JSON); the least recently used go first. */
+  maxBytes?: number;
+  /** Largest body kept, bytes: one page must not push out hundreds of others. */
   maxBodyBytes?: number;
   /** How often the store's version is read, ms. */
   checkMs: number;
@@ -47,11 +49,13 @@ export interface ResponseCache {
   stop(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
-  const lru = new Lru<string, CachedResponse>(opts.entries);
-  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const lru = new Lru<string, CachedResponse>(opts.entries, 0, Date.now, (v) => v.body.length);
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxBody = Math.min(opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxBytes);
   let storeVersion: string | null = null;
   /** Bumped on every change of the store version (and when it becomes unknown): what requests remember. */
   let generation = 0;
@@ -92,6 +96,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     set(key, value, version) {
       if (opts.entries <= 0 || storeVersion === null || version !== generation || value.body.length > maxBody) return;
       lru.set(key, value);
+      lru.shrinkTo(maxBytes);
     },
     async start() {
       if (opts.entries <= 0) return;
