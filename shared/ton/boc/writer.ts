@@ -12,9 +12,18 @@ import type { Boc } from './reader.js';
  * imported depth-first and deduplicated by hash, weighted, then laid out by `revisit`, and written in reverse.
  */
 export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean }): Uint8Array {
-  const bag = new Bag(boc);
-  const rootIdx = bag.importCell(root);
-  const order = bag.reorder(rootIdx);
+  let order: CellInfo[];
+  let rootAt: number;
+  if (refCount(boc, root) === 0) {
+    // Most bodies are one cell: nothing to deduplicate or order.
+    order = [{ node: root, refs: [], newRefs: [], wt: 1, newIdx: 0 }];
+    rootAt = 0;
+  } else {
+    const bag = new Bag(boc);
+    const rootIdx = bag.importCell(root);
+    order = bag.reorder(rootIdx);
+    rootAt = bag.cells[rootIdx]!.newIdx;
+  }
   const n = order.length;
   const sizeBytes = Math.max(1, Math.ceil(bitLength(n) / 8));
   let total = 0;
@@ -34,7 +43,7 @@ export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean })
   p = putUint(out, p, 0, sizeBytes);
   p = putUint(out, p, total, offBytes);
   // The node writes cells in reverse allocation order, so the root (allocated last) comes first.
-  p = putUint(out, p, n - 1 - bag.cells[rootIdx]!.newIdx, sizeBytes);
+  p = putUint(out, p, n - 1 - rootAt, sizeBytes);
   for (let k = n - 1; k >= 0; k--) {
     const info = order[k]!;
     const c = info.node;
@@ -82,6 +91,7 @@ interface CellInfo {
 /** The node's BagOfCells, reduced to what ordering one root needs. */
 class Bag {
   readonly cells: CellInfo[] = [];
+  private readonly byShortHash = new Map<number, number>();
   private readonly byHash = new Map<string, number>();
   private readonly byIndex = new Map<number, number>();
   private allocated: CellInfo[] = [];
@@ -95,9 +105,17 @@ class Bag {
       if (seen !== undefined) return seen;
     }
     const h = cellHash(this.boc, node);
-    const key = Buffer.from(h.buffer, h.byteOffset, 32).toString('latin1');
-    const known = this.byHash.get(key);
-    if (known !== undefined) return known;
+    // Keyed by 30 bits of the hash (a small integer: no string to build and hash per cell); the full hash decides
+    // when two different cells share them, and such cells are then looked up by their whole hash.
+    const short = (h[0]! | (h[1]! << 8) | (h[2]! << 16) | (h[3]! << 24)) & 0x3fffffff;
+    const first = this.byShortHash.get(short);
+    let key: string | null = null;
+    if (first !== undefined) {
+      if (sameHash(cellHash(this.boc, this.cells[first]!.node), h)) return first;
+      key = Buffer.from(h.buffer, h.byteOffset, 32).toString('latin1');
+      const known = this.byHash.get(key);
+      if (known !== undefined) return known;
+    }
     const refs: number[] = [];
     let sumChildWt = 1;
     const n = refCount(this.boc, node);
@@ -108,7 +126,8 @@ class Bag {
     }
     const idx = this.cells.length;
     this.cells.push({ node, refs, newRefs: new Array<number>(n), wt: Math.min(0xff, sumChildWt), newIdx: -1 });
-    this.byHash.set(key, idx);
+    if (key === null) this.byShortHash.set(short, idx);
+    else this.byHash.set(key, idx);
     if (typeof node === 'number') this.byIndex.set(node, idx);
     return idx;
   }
@@ -177,6 +196,11 @@ class Bag {
     for (let j = n - 1; j >= 0; j--) d.newRefs[j] = this.revisit(d.refs[j]!, 2);
     return (d.newIdx = -3);
   }
+}
+
+function sameHash(a: Uint8Array, b: Uint8Array): boolean {
+  for (let k = 0; k < 32; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 function putUint(out: Uint8Array, p: number, v: number, bytes: number): number {

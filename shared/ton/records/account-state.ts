@@ -41,6 +41,6 @@ export interface AccountStateBocs {
 export function accountStateBocs(boc: Boc, account: Account): AccountStateBocs {
   if (account.type === 'none' || !account.stateInit) return { code_boc: null, data_boc: null };
   const whole = (cell: number): string | null =>
-    cell >= 0 && boc.levelMask(cell) === 0 && !boc.isExotic(cell) ? Buffer.from(serializeBoc(boc, cell, { crc32: false })).toString('base64') : null;
+    cell >= 0 && boc.levelMask(cell) === 0 && !boc.isExotic(cell) ? b64(serializeBoc(boc, cell, { crc32: false })) : null;
   return { code_boc: whole(account.stateInit.code), data_boc: whole(account.stateInit.data) };
 }

@@ -87,7 +87,7 @@ export function messageRecord(boc: Boc, m: Message): V3Message {
 function content(boc: Boc, node: CellNode, decoded: Record<string, unknown> | null): V3MessageContent {
   return {
     hash: b64(cellHash(boc, node)),
-    body: Buffer.from(serializeBoc(boc, node, { crc32: true })).toString('base64'),
+    body: b64(serializeBoc(boc, node, { crc32: true })),
     decoded,
   };
 }
