@@ -227,8 +227,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     const txAccounts = await sample(store, 'SELECT account AS v FROM transactions GROUP BY account ORDER BY cityHash64(account)', 20_000);
     const accounts = await sample(store, 'SELECT account AS v FROM latest_account_states GROUP BY account ORDER BY cityHash64(account)', 20_000);
     const hashes = await sample(store, 'SELECT hash AS v FROM transactions ORDER BY cityHash64(hash)', 20_000);
-    // Internal and external-out messages: the corpus gives each copy's its own hash, as on a real chain; external-in
-    // messages carry no lt and repeat in every copy (bench/corpus.ts), so one of those would name hundreds of them.
+    // Internal messages (an external-in one is also one per transaction, but a corpus copy repeats all of them).
     const msgHashes = await sample(
       store,
       "SELECT msg_hash AS v FROM messages WHERE source != '' GROUP BY msg_hash ORDER BY cityHash64(msg_hash)",
@@ -376,8 +375,9 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'their bodies and account states (five statements, ~25-35 ms per uncached transaction page), a block or account ' +
       'state read ~3-5 ms, any statement at least ~1 ms. With caches on, repeated requests are answered from the ' +
       "gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
-      'unchanged, checked every 500 ms), without a statement. Message hashes are sampled from internal messages, which ' +
-      'the corpus gives each copy its own (bench/corpus.ts).',
+      'unchanged, checked every 500 ms), without a statement. The corpus repeats each real message in every copy (its ' +
+      'created_lt cannot move: the state update holds the out-message queues, whose Merkle hashes would break), so one ' +
+      'message hash matches one transaction per copy here and transactionsByMessage pages are heavier than on real data.',
   );
   return lines.join('\n');
 }

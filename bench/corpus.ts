@@ -1,19 +1,15 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32c } from '../shared/ton/boc/crc32c.js';
-import { Slice } from '../shared/ton/boc/slice.js';
 import { parseBlock } from '../shared/ton/decode-block.js';
-import { loadCommonMsgInfo } from '../shared/ton/tlb/CommonMsgInfo.js';
 
 /**
  * Builds a large corpus of distinct real-format transactions from the real fixture blocks, for the ingest and API
- * benchmarks: copy k of a shard block gets its BlockInfo seqno moved by k·SEQNO_STEP and every transaction's `lt`,
- * `prev_trans_lt` and every internal and external-out message's `created_lt` moved by k·LT_STEP. Those fields are
- * rewritten in place in the BOC bytes (the CRC32C is recomputed), so each copy is a block BOC of exactly the real
- * layout whose transactions have new hashes and new (account, lt) keys and whose messages have new hashes, as on a
- * real chain (a message hash names one or two transactions); bodies and states are the real ones. What is not real:
- * the copies' dictionary keys and value flows are those of the original block, and external-in messages (which carry
- * no lt) repeat in every copy.
+ * benchmarks: copy k of a shard block gets its BlockInfo seqno moved by k·SEQNO_STEP and every transaction's `lt`
+ * and `prev_trans_lt` moved by k·LT_STEP. Those fields are rewritten in place in the BOC bytes (the CRC32C is
+ * recomputed), so each copy is a block BOC of exactly the real layout whose transactions have new hashes and new
+ * (account, lt) keys, and whose messages, bodies and states are the real ones. What is not real: the copies'
+ * dictionary keys and value flows are those of the original block.
  */
 export interface CorpusOptions {
   /** Folder of real block BOCs (the fixture blocks). */
@@ -45,22 +41,11 @@ export function writeCorpus(opts: CorpusOptions): { files: number; transactions:
       const infoCell = boc.ref(block.cell, 0);
       // block_info#9bc7a987 version:uint32 flags(8 bits) flags:(## 8) seq_no:# …: seq_no starts at bit 80.
       addBits(out, boc.dataOff[infoCell]! * 8 + 80, 32, BigInt(k * SEQNO_STEP));
-      const moved = new Set<number>();
       for (const tx of parsed.transactions) {
         const base = boc.dataOff[tx.cell]! * 8;
         // transaction$0111 account_addr:bits256 lt:uint64 prev_trans_hash:bits256 prev_trans_lt:uint64 …
         addBits(out, base + 4 + 256, 64, BigInt(k) * LT_STEP);
         if (tx.prevTransLt !== 0n) addBits(out, base + 4 + 256 + 64 + 256, 64, BigInt(k) * LT_STEP);
-        for (const m of [tx.inMsg, ...tx.outMsgs]) {
-          // A message cell is shared by the transaction that sent it and the one that received it: move it once.
-          if (!m || m.info.type === 'external-in' || moved.has(m.cell)) continue;
-          moved.add(m.cell);
-          // int_msg_info$0 … created_lt:uint64 created_at:uint32, ext_out_msg_info$11 … created_lt:uint64
-          // created_at:uint32: both end CommonMsgInfo, so created_lt starts 96 bits before its end.
-          const s = new Slice(boc, m.cell);
-          loadCommonMsgInfo(s);
-          addBits(out, boc.dataOff[m.cell]! * 8 + s.pos - 96, 64, BigInt(k) * LT_STEP);
-        }
       }
       fixCrc(out);
       const info = block.info;
