@@ -83,6 +83,9 @@ export interface IngestBenchResult {
 const EMBEDDED_TARGET = 15_000;
 const KAFKA_TARGET = 10_000;
 
+/** How long a run may store nothing before it fails. */
+const STALL_MS = 60_000;
+
 /** The tables the decode stage writes, measured for bytes per transaction. */
 const TX_TABLES = [
   'transactions',
@@ -214,7 +217,21 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
           }
         },
       });
-      const progress = setInterval(() => say(`  ${mode}: ${stored}/${expected} transactions stored`), 5000);
+      // A run that stops making progress (a source that skipped files it could not read, a stage stuck on a store
+      // error) fails instead of waiting forever for transactions that will never come.
+      let failStall!: (e: Error) => void;
+      const stalled = new Promise<never>((_, reject) => (failStall = reject));
+      let lastStored = -1;
+      let lastChange = performance.now();
+      const progress = setInterval(() => {
+        say(`  ${mode}: ${stored}/${expected} transactions stored`);
+        if (stored !== lastStored) {
+          lastStored = stored;
+          lastChange = performance.now();
+        } else if (performance.now() - lastChange > STALL_MS) {
+          failStall(new Error(`${mode}: no progress for ${STALL_MS / 1000} s at ${stored}/${expected} transactions stored (see the source's and stage's warnings above)`));
+        }
+      }, 5000);
       const follower = follow({
         source,
         producer: timed,
@@ -226,9 +243,16 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
       try {
         await Promise.race([
           done,
+          stalled,
           stage.then(() => Promise.reject(new Error('decode stage stopped before the corpus was stored'))),
           follower.then(() => done),
         ]);
+      } catch (e) {
+        // Stop the follower and the stage so that the process can exit with the error.
+        ac.abort();
+        await consumer.stop().catch(() => {});
+        await Promise.allSettled([follower, stage]);
+        throw e;
       } finally {
         clearInterval(progress);
       }
