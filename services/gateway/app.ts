@@ -258,7 +258,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       const headers: Record<string, string> = {};
       const cursor = reply.getHeader(NEXT_CURSOR_HEADER);
       if (typeof cursor === 'string') headers[NEXT_CURSOR_HEADER] = cursor;
-      responses.set(c.key, { body: payload, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), headers }, c.version);
+      responses.set(c.key, { body: Buffer.from(payload, 'utf8'), contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), headers }, c.version);
     }
     reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
     reply.header('x-api-version', isV2(req) ? API_VERSION.v2 : API_VERSION.v3);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CachedResponse, createResponseCache, responseCacheKey } from './response-cache.js';
 
-const answer = (body: string): CachedResponse => ({ body, contentType: 'application/json; charset=utf-8', headers: {} });
+const answer = (body: string): CachedResponse => ({ body: Buffer.from(body), contentType: 'application/json; charset=utf-8', headers: {} });
 
 describe('response cache', () => {
   it('keeps answers while the store version holds and drops them when it moves', async () => {
@@ -10,7 +10,7 @@ describe('response cache', () => {
     await cache.start();
     const v = cache.version()!;
     cache.set('k', answer('1'), v);
-    expect(cache.get('k')?.body).toBe('1');
+    expect(cache.get('k')?.body.toString()).toBe('1');
     version = 'b';
     await new Promise((r) => setTimeout(r, 80));
     expect(cache.get('k')).toBeUndefined();
@@ -44,7 +44,7 @@ describe('response cache', () => {
     // Back: the old answer is gone (the store may have changed meanwhile), new ones are kept.
     expect(cache.get('k')).toBeUndefined();
     cache.set('k', answer('2'), cache.version()!);
-    expect(cache.get('k')?.body).toBe('2');
+    expect(cache.get('k')?.body.toString()).toBe('2');
     await cache.stop();
   });
 
@@ -66,7 +66,7 @@ describe('response cache', () => {
     const v = cache.version()!;
     cache.set('a', answer('1234'), v);
     cache.set('b', answer('1234'), v);
-    expect(cache.get('a')?.body).toBe('1234'); // a is now the most recently used
+    expect(cache.get('a')?.body.toString()).toBe('1234'); // a is now the most recently used
     cache.set('c', answer('1234'), v); // 12 bytes > 10: b goes
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();
