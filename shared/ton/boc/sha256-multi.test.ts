@@ -71,6 +71,25 @@ describe('multi-buffer SHA-256 (WebAssembly SIMD)', () => {
   });
 });
 
+/** Every cell of `batched` has the hash and depth, at every level, that the scalar SHA-256 gives for `bytes`. */
+function expectScalarHashes(file: string, bytes: Uint8Array, batched: Boc): void {
+  // With the shared instance held, hashAll falls back to the scalar SHA-256 (as without WebAssembly SIMD).
+  const held = Sha256Lanes.acquire();
+  const scalar = Boc.parse(bytes);
+  try {
+    scalar.hashAll();
+  } finally {
+    held?.release();
+  }
+  for (let c = 0; c < batched.count; c++) {
+    for (let level = 0; level <= 3; level++) {
+      if (hex(batched.hashAt(c, level)) !== hex(scalar.hashAt(c, level)) || batched.depthAt(c, level) !== scalar.depthAt(c, level)) {
+        throw new Error(`${file}: cell ${c} level ${level} differs`);
+      }
+    }
+  }
+}
+
 describeFixtures('Boc.hashAll in SIMD lanes equals the scalar hashes', () => {
   const files = readdirSync(path.join(fixturesDir, 'blocks'))
     .filter((f) => f.endsWith('.boc'))
@@ -80,21 +99,7 @@ describeFixtures('Boc.hashAll in SIMD lanes equals the scalar hashes', () => {
     const bytes = readFixture(`blocks/${file}`);
     const batched = Boc.parse(bytes);
     batched.hashAll();
-    // With the shared instance held, hashAll falls back to the scalar SHA-256 (as without WebAssembly SIMD).
-    const held = Sha256Lanes.acquire();
-    const scalar = Boc.parse(bytes);
-    try {
-      scalar.hashAll();
-    } finally {
-      held?.release();
-    }
-    for (let c = 0; c < batched.count; c++) {
-      for (let level = 0; level <= 3; level++) {
-        if (hex(batched.hashAt(c, level)) !== hex(scalar.hashAt(c, level)) || batched.depthAt(c, level) !== scalar.depthAt(c, level)) {
-          throw new Error(`${file}: cell ${c} level ${level} differs`);
-        }
-      }
-    }
+    expectScalarHashes(file, bytes, batched);
   });
 });
 
@@ -113,20 +118,7 @@ describeFixtures('Boc.hashSubtrees equals the scalar hashes', () => {
     batched.hashSubtrees(children.slice(-1));
     batched.hashSubtrees(children);
     batched.hashSubtrees([root]);
-    const held = Sha256Lanes.acquire();
-    const scalar = Boc.parse(bytes);
-    try {
-      scalar.hashAll();
-    } finally {
-      held?.release();
-    }
-    for (let c = 0; c < batched.count; c++) {
-      for (let level = 0; level <= 3; level++) {
-        if (hex(batched.hashAt(c, level)) !== hex(scalar.hashAt(c, level)) || batched.depthAt(c, level) !== scalar.depthAt(c, level)) {
-          throw new Error(`${file}: cell ${c} level ${level} differs`);
-        }
-      }
-    }
+    expectScalarHashes(file, bytes, batched);
   });
 });
 

@@ -5,7 +5,8 @@
  * call on such inputs, mostly in crossing into C++ and allocating the result Buffer (which then has to be
  * collected); this allocation-free version is faster for the one- and two-block inputs that most cells are.
  */
-const K = new Int32Array([
+/** The round constants (FIPS 180-4 §4.2.2), as signed 32-bit words. */
+export const SHA256_K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
   0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
@@ -64,7 +65,7 @@ export function sha256Into(buf: Uint8Array, len: number, out: Uint8Array, outOff
     let h = h7;
     for (let i = 0; i < 64; i++) {
       const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const t1 = (h + s1 + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
+      const t1 = (h + s1 + ((e & f) ^ (~e & g)) + SHA256_K[i]! + w[i]!) | 0;
       const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
       const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       h = g;
