@@ -302,14 +302,7 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
           last_trans_lt: tx.lt,
           last_trans_hash: tx.hash,
           last_trans_now: tx.now,
-          balance: after.balance,
-          extra_currencies: after.extra_currencies ?? {},
-          status: after.account_status,
-          frozen_hash: after.frozen_hash,
-          data_hash: after.data_hash,
-          code_hash: after.code_hash,
-          data_boc: input.stateBocs?.get(after.hash)?.data_boc ?? null,
-          code_boc: input.stateBocs?.get(after.hash)?.code_boc ?? null,
+          ...stateColumns(after.hash, after.balance, after.account_status, after, input.stateBocs),
         });
       }
     }
@@ -561,13 +554,21 @@ function addState(
     hash: s.hash,
     account,
     last_trans_lt: lastTransLt,
-    balance: s.balance,
+    ...stateColumns(s.hash, s.balance, s.account_status, s, bocs),
+  });
+}
+
+/** The columns `account_states` and `latest_account_states` share, from a state the decoder read in full. */
+function stateColumns(hash: string, balance: string, status: NonNullable<V3AccountState['account_status']>, s: V3AccountState, bocs: RowsInput['stateBocs']) {
+  const b = bocs?.get(hash);
+  return {
+    balance,
     extra_currencies: s.extra_currencies ?? {},
-    status: s.account_status,
+    status,
     frozen_hash: s.frozen_hash,
     data_hash: s.data_hash,
     code_hash: s.code_hash,
-    data_boc: bocs?.get(s.hash)?.data_boc ?? null,
-    code_boc: bocs?.get(s.hash)?.code_boc ?? null,
-  });
+    data_boc: b?.data_boc ?? null,
+    code_boc: b?.code_boc ?? null,
+  };
 }
