@@ -22,7 +22,14 @@ export interface DecodeBenchResult {
   tx_per_s_known_root: number;
   baseline_tx_per_s: number;
   baseline_cells_per_s: number;
+  /** Median over the rounds of (tonflow ÷ baseline) in the same round. */
   ratio: number;
+  ratio_min: number;
+  ratio_max: number;
+  /** Slowest and fastest round of the full decode (tx_per_s is the median round). */
+  tx_per_s_min: number;
+  tx_per_s_max: number;
+  rounds: number;
   blocks: number;
   transactions: number;
   cells: number;
@@ -60,18 +67,44 @@ function loadCorpus(dir: string): Corpus {
   return { files, transactions, cells, bytes };
 }
 
-/** Runs `pass` over the corpus until `seconds` have passed (after one warm-up pass); returns passes per second. */
-function measure(seconds: number, pass: () => void, sample: () => void): number {
-  pass();
-  const deadline = performance.now() + seconds * 1000;
-  const t0 = performance.now();
-  let passes = 0;
-  do {
-    pass();
-    sample();
-    passes++;
-  } while (performance.now() < deadline);
-  return passes / ((performance.now() - t0) / 1000);
+/** Passes per second of each contender in one round, and the pass counts behind them. */
+interface Round {
+  rates: number[];
+}
+
+/**
+ * Runs the contenders in alternating rounds of about one second each until each has had `seconds` of time (after
+ * one warm-up pass of each). This machine is a VM whose speed moves by 2-3x within minutes (other tenants), so
+ * contenders measured one after the other can see different machines; rounds side by side see the same one, and
+ * the per-round ratio is what the report rests on.
+ */
+function measureRounds(seconds: number, passes: Array<() => void>, sample: () => void): Round[] {
+  for (const pass of passes) pass();
+  const rounds: Round[] = [];
+  const slice = Math.min(1, seconds);
+  const spent = passes.map(() => 0);
+  while (spent.some((s) => s < seconds * 1000)) {
+    const rates = passes.map((pass, i) => {
+      const t0 = performance.now();
+      let n = 0;
+      do {
+        pass();
+        sample();
+        n++;
+      } while (performance.now() - t0 < slice * 1000);
+      const ms = performance.now() - t0;
+      spent[i]! += ms;
+      return n / (ms / 1000);
+    });
+    rounds.push({ rates });
+  }
+  return rounds;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /**
@@ -88,35 +121,39 @@ export function runDecodeBench(opts: DecodeBenchOptions): DecodeBenchResult {
     if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
   };
   let sink = 0;
-  const ours = measure(
+  const rounds = measureRounds(
     opts.seconds,
-    () => {
-      for (const f of corpus.files) sink += decodeBlock(f.bytes).transactions.length;
-    },
+    [
+      () => {
+        for (const f of corpus.files) sink += decodeBlock(f.bytes).transactions.length;
+      },
+      () => {
+        for (const f of corpus.files) sink += decodeBlock(f.bytes, { rootHash: f.rootHash, fileHash: f.fileHash }).transactions.length;
+      },
+      () => {
+        for (const f of corpus.files) sink += baselineDecode(f.bytes);
+      },
+    ],
     sample,
-  );
-  const knownRoot = measure(
-    opts.seconds,
-    () => {
-      for (const f of corpus.files) sink += decodeBlock(f.bytes, { rootHash: f.rootHash, fileHash: f.fileHash }).transactions.length;
-    },
-    sample,
-  );
-  const baseline = measure(
-    opts.seconds,
-    () => {
-      for (const f of corpus.files) sink += baselineDecode(f.bytes);
-    },
-    () => {},
   );
   if (sink === 0 && corpus.transactions > 0) throw new Error('benchmark decoded nothing');
+  const ours = median(rounds.map((r) => r.rates[0]!));
+  const knownRoot = median(rounds.map((r) => r.rates[1]!));
+  const baseline = median(rounds.map((r) => r.rates[2]!));
+  const ratios = rounds.map((r) => r.rates[0]! / r.rates[2]!);
+  const oursTx = rounds.map((r) => Math.round(r.rates[0]! * corpus.transactions));
   const result: DecodeBenchResult = {
     tx_per_s: Math.round(ours * corpus.transactions),
     cells_per_s: Math.round(ours * corpus.cells),
     tx_per_s_known_root: Math.round(knownRoot * corpus.transactions),
     baseline_tx_per_s: Math.round(baseline * corpus.transactions),
     baseline_cells_per_s: Math.round(baseline * corpus.cells),
-    ratio: Number((ours / baseline).toFixed(1)),
+    ratio: Number(median(ratios).toFixed(1)),
+    ratio_min: Number(Math.min(...ratios).toFixed(1)),
+    ratio_max: Number(Math.max(...ratios).toFixed(1)),
+    tx_per_s_min: Math.min(...oursTx),
+    tx_per_s_max: Math.max(...oursTx),
+    rounds: rounds.length,
     blocks: corpus.files.length,
     transactions: corpus.transactions,
     cells: corpus.cells,
@@ -136,7 +173,7 @@ function report(r: DecodeBenchResult, opts: DecodeBenchOptions): string {
 Command: \`${opts.command}\`
 Machine: ${machineLine()}
 Date: ${new Date().toISOString()}
-Corpus: ${r.blocks} real mainnet blocks from \`${path.relative(process.cwd(), opts.dir) || opts.dir}\` — ${r.transactions} transactions, ${r.cells} cells, ${(r.bytes / 2 ** 20).toFixed(2)} MiB; ${r.seconds} s per contender after one warm-up pass, one thread.
+Corpus: ${r.blocks} real mainnet blocks from \`${path.relative(process.cwd(), opts.dir) || opts.dir}\` — ${r.transactions} transactions, ${r.cells} cells, ${(r.bytes / 2 ** 20).toFixed(2)} MiB; one thread; the three contenders take turns in rounds of about 1 s (${r.rounds} rounds, ${r.seconds} s each in all) after one warm-up pass each, and each figure is the median round.
 
 | contender | tx/s | cells/s |
 |---|---:|---:|
@@ -144,7 +181,8 @@ Corpus: ${r.blocks} real mainnet blocks from \`${path.relative(process.cwd(), op
 | tonflow \`decodeBlock\` with the root hash supplied by the source (liteserver BlockIdExt): the state update is never walked | ${r.tx_per_s_known_root} | — |
 | @ton/core baseline (\`Cell.fromBoc\` + \`loadTransaction\` on every transaction, same blocks, same run) | ${r.baseline_tx_per_s} | ${r.baseline_cells_per_s} |
 
-Ratio (full decode incl. root hash): **${r.ratio}×** the baseline (target ≥ 20×: ${pass(r.ratio >= 20)}); **${r.tx_per_s} tx/s** (target ≥ 30,000: ${pass(r.tx_per_s >= 30000)}).
+Ratio (full decode incl. root hash): **${r.ratio}×** the baseline, median of the per-round ratios (${r.ratio_min}× to ${r.ratio_max}×; target ≥ 20×: ${pass(r.ratio >= 20)}); **${r.tx_per_s} tx/s** in the median round, ${r.tx_per_s_min} to ${r.tx_per_s_max} over the rounds (target ≥ 30,000: ${pass(r.tx_per_s >= 30000)}).
+Why rounds: this VM's speed moves by 2-3x within minutes (a fixed integer loop measured 0.54 s to 1.8 s in one minute), so absolute rates say as much about the host's other tenants as about the code; the ratio between contenders that take turns second by second does not.
 With the root hash from the source: **${r.tx_per_s_known_root} tx/s** (${(r.tx_per_s_known_root / Math.max(1, r.baseline_tx_per_s)).toFixed(1)}× the baseline).
 The root hash of a block covers its state update, so computing it hashes every cell of the BOC (${r.cells} here); that is the difference between the two rows.
 Peak memory during the tonflow run: RSS ${r.peak_rss_mb} MiB, heap ${r.peak_heap_mb} MiB.`;

@@ -50,7 +50,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   await bus.ensureTopics(topicSpecs(config));
   const producer = await bus.producer();
   const topics = topicNames(config);
-  const checkpoints = createStoreCheckpoints(store, sourceName(config));
+  const checkpoints = createStoreCheckpoints(store, sourceName(config), { signal: shutdown.signal, logger: logger.child({ module: 'checkpoints' }) });
 
   const ops = createOpsServer({ port: config.opsPort, metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
   await ops.listen();

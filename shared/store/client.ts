@@ -751,10 +751,16 @@ function clientLog(logger: StoreLogger | undefined): { LoggerClass: new () => Ch
         l.info({ module, ...args }, message);
       }
       warn({ module, message, args, err }: { module: string; message: string; args?: Record<string, unknown>; err?: Error }): void {
+        // The client suggests progress headers for long request timeouts (load balancers that cut idle sockets).
+        // They are off on purpose: once headers are sent the status is 200, and a statement failing later reports
+        // its error only inside the body, which `command()` does not read. Deadlines are enforced per statement.
+        if (message.startsWith('request_timeout is set to')) return l.debug({ module, ...args }, message);
         l.warn({ module, ...args, err }, message);
       }
       error({ module, message, args, err }: { module: string; message: string; args?: Record<string, unknown>; err: Error }): void {
-        l.error({ module, ...args, err }, message);
+        // Every failed request surfaces as a translated error at the store boundary, which its caller logs (or
+        // retries with a warning); logging it here as well would report each outage twice.
+        l.debug({ module, ...args, err }, message);
       }
     },
   };

@@ -74,11 +74,14 @@ let seq = 0;
  */
 export async function createGatewayFixture(
   config: Partial<GatewayAppConfig> = {},
-  opts: { dataDir?: string; tables?: readonly (keyof StoreRows)[] } = {},
+  opts: { dataDir?: string; tables?: readonly (keyof StoreRows)[]; /** A ClickHouse server instead of chdb. */ clickhouseUrl?: string } = {},
 ): Promise<GatewayFixture> {
   const ownDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tonflow-gateway-'));
-  const store = await createStore({ mode: 'embedded', dataDir, database: `test_gateway_${process.pid}_${Date.now().toString(36)}_${seq++}` });
+  const database = `test_gateway_${process.pid}_${Date.now().toString(36)}_${seq++}`;
+  const store = await (opts.clickhouseUrl
+    ? createStore({ mode: 'server', url: opts.clickhouseUrl, database })
+    : createStore({ mode: 'embedded', dataDir, database }));
   await migrate(store);
   const blocks = decodeFixtureBlocks();
   await insertRows(store, blocks, opts.tables);

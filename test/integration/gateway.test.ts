@@ -2,6 +2,7 @@ import { Cell, beginCell, loadShardAccount } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { friendlyAddress } from '../../services/gateway/address.js';
 import { WALLETS } from '../../services/gateway/wallets.js';
+import { describeClickHouse } from '../helpers/clickhouse.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
 import { type GatewayFixture, createGatewayFixture, get } from '../helpers/gateway.js';
 
@@ -85,12 +86,13 @@ function isLtOrdered(txs: Array<{ lt: string; account: string }>, sort: 'asc' | 
   return true;
 }
 
-describeFixtures('gateway: TON Center v3 / v2 over the fixture store', () => {
+/** Every endpoint test, over chdb in this process or over a ClickHouse server (`--clickhouse URL`). */
+function gatewaySuite(clickhouseUrl?: string): void {
   let fx: GatewayFixture;
   const api = (url: string, headers?: Record<string, string>) => get(fx.app, url, headers);
 
   beforeAll(async () => {
-    fx = await createGatewayFixture();
+    fx = await createGatewayFixture({}, clickhouseUrl ? { clickhouseUrl } : {});
   }, 180_000);
   afterAll(async () => {
     await fx?.close();
@@ -1012,6 +1014,12 @@ describeFixtures('gateway: TON Center v3 / v2 over the fixture store', () => {
       expect(byCursor.body.transactions.map(key)).toEqual(all.body.transactions.slice(6, 11).map(key));
     });
   });
+}
+
+describeFixtures('gateway: TON Center v3 / v2 over the fixture store', () => gatewaySuite());
+
+describeClickHouse('gateway over a ClickHouse server (--clickhouse URL)', (url) => {
+  describeFixtures('TON Center v3 / v2 over the fixture store', () => gatewaySuite(url));
 });
 
 describe('wallet code hashes (fixtures: compiled wallet codes)', () => {

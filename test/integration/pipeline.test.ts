@@ -26,6 +26,7 @@ import type { Store } from '../../shared/store/store.js';
 import { decodeBlock, parseBlock } from '../../shared/ton/decode-block.js';
 import { collect, waitFor } from '../helpers/bus-contract.js';
 import { describeFixtures, fixturePath, fixturesDir, readFixture, repoRoot } from '../helpers/fixtures.js';
+import { describeClickHouse, startPrivateClickHouse } from '../helpers/clickhouse.js';
 import { describeKafka, withAdmin } from '../helpers/kafka.js';
 
 /*
@@ -80,7 +81,7 @@ const shardDecimal = (hex: string): string => BigInt(`0x${hex}`).toString();
 let dataDir = '';
 let counter = 0;
 
-function testConfig(p: { source: string; brokers?: string[]; database?: string }): TonflowConfig {
+function testConfig(p: { source: string; brokers?: string[]; database?: string; clickhouse?: string }): TonflowConfig {
   const env: Record<string, string> = {
     TONFLOW_MODE: p.brokers ? 'distributed' : 'embedded',
     TONFLOW_SOURCE: `files:${p.source}`,
@@ -90,6 +91,7 @@ function testConfig(p: { source: string; brokers?: string[]; database?: string }
     TONFLOW_LOG_LEVEL: 'warn',
   };
   if (p.brokers) env.TONFLOW_KAFKA_BROKERS = p.brokers.join(',');
+  if (p.clickhouse) env.TONFLOW_CLICKHOUSE = p.clickhouse;
   return loadConfig(tonflowConfigSchema, { env });
 }
 
@@ -132,7 +134,10 @@ function capturingLogger(lines: string[]): Logger {
  * `tonflow start` does. `storeForRows` replaces the store the stage writes rows through (fault injection); the
  * checkpoint store and everything else use the real one.
  */
-async function startPipeline(config: TonflowConfig, opts: { storeForRows?: (real: Store) => Store } = {}): Promise<Pipeline> {
+async function startPipeline(
+  config: TonflowConfig,
+  opts: { storeForRows?: (real: Store) => Store; /** Start no decode stage: the test calls startStage() itself. */ deferStage?: boolean } = {},
+): Promise<Pipeline> {
   const logs: string[] = [];
   const logger = capturingLogger(logs);
   const store = await openStore(config, logger);
@@ -141,8 +146,8 @@ async function startPipeline(config: TonflowConfig, opts: { storeForRows?: (real
   await bus.ensureTopics(topicSpecs(config));
   const producer = await bus.producer();
   const topics = topicNames(config);
-  const checkpoints = createStoreCheckpoints(store, sourceName(config));
   const ac = new AbortController();
+  const checkpoints = createStoreCheckpoints(store, sourceName(config), { signal: ac.signal, logger });
   const stages: Stage[] = [];
 
   const startStage = (storeForRows: Store = opts.storeForRows ? opts.storeForRows(store) : store): Stage => {
@@ -168,7 +173,7 @@ async function startPipeline(config: TonflowConfig, opts: { storeForRows?: (real
     return stage;
   };
 
-  const stage = startStage();
+  if (!opts.deferStage) startStage();
   const source = await openSource(config, logger, ac.signal);
   const published = { groups: 0, blocks: 0 };
   const follower = follow({
@@ -191,7 +196,10 @@ async function startPipeline(config: TonflowConfig, opts: { storeForRows?: (real
     store,
     bus,
     topics,
-    stage,
+    get stage() {
+      if (!stages[0]) throw new Error('no decode stage started yet');
+      return stages[0];
+    },
     follower,
     published,
     logs,
@@ -548,6 +556,66 @@ describeKafka('pipeline through Kafka (real broker, chdb)', (brokers) => {
       await p.waitStored(14, 'all blocks after the recovery', 45_000);
       await expectFixtureBlocksStored(p.store);
       await expect.poll(() => caughtUp(brokers, group, p.topics.rawBlocks), { timeout: 15_000, interval: 250 }).toBe(true);
+    });
+  });
+});
+
+describeKafka('pipeline distributed: Kafka and a ClickHouse server (--clickhouse URL)', (brokers) => {
+  describeClickHouse('server', (url) => {
+    describeFixtures('fixture blocks', () => {
+      it('stores every fixture block through the broker into the server and commits every offset after it acknowledged', async () => {
+        const config = testConfig({ source: BLOCKS_DIR, brokers, clickhouse: url });
+        expect(config.clickhouse).toBe(url);
+        const p = await startPipeline(config);
+        onTestFinished(() => p.close());
+        await p.waitStored(14, '14 blocks through Kafka into the server', 60_000);
+        expect(p.published).toEqual({ groups: 14, blocks: 14 });
+        await expectFixtureBlocksStored(p.store);
+        await expect.poll(() => caughtUp(brokers, `${config.topicPrefix}.decode`, p.topics.rawBlocks), { timeout: 15_000, interval: 250 }).toBe(true);
+      });
+
+      it('rides out a killed ClickHouse server: retries with backoff, commits nothing meanwhile, stores every row once after the restart', async () => {
+        const server = await startPrivateClickHouse();
+        onTestFinished(() => server.stop());
+        const config = testConfig({ source: BLOCKS_DIR, brokers, clickhouse: server.url });
+        const p = await startPipeline(config, { deferStage: true });
+        onTestFinished(() => p.close());
+        const retries = (prefix: string): number =>
+          p.logs.map((l) => JSON.parse(l) as { msg: string; what?: string }).filter((l) => l.msg === 'retrying after failure' && l.what?.startsWith(prefix)).length;
+        // Every block waits in the broker; then the store dies (kill -9, no clean shutdown) and the stage starts.
+        await p.follower;
+        expect(p.published).toEqual({ groups: 14, blocks: 14 });
+        await server.kill();
+        const stage = p.startStage();
+        await waitFor(() => retries('insert into') >= 3, 45_000, 'three insert retries against the dead server');
+        const group = `${config.topicPrefix}.decode`;
+        expect(await committed(brokers, group, p.topics.rawBlocks)).toEqual(new Map());
+        expect(stage.stored.blocks).toBe(0);
+
+        await server.start();
+        await p.waitStored(14, 'all blocks after the server came back', 90_000);
+        await expectFixtureBlocksStored(p.store);
+        await expect.poll(() => caughtUp(brokers, group, p.topics.rawBlocks), { timeout: 30_000, interval: 250 }).toBe(true);
+      });
+
+      it('waits out a store that is down when the follower starts, instead of exiting or skipping its checkpoint', async () => {
+        const server = await startPrivateClickHouse();
+        onTestFinished(() => server.stop());
+        const config = testConfig({ source: BLOCKS_DIR, brokers, clickhouse: server.url });
+        const p = await startPipeline(config);
+        onTestFinished(() => p.close());
+        await server.kill();
+        const retries = (): number =>
+          p.logs.map((l) => JSON.parse(l) as { msg: string; what?: string }).filter((l) => l.msg === 'retrying after failure' && l.what?.includes('checkpoint')).length;
+        await waitFor(() => retries() >= 3, 45_000, 'three checkpoint retries against the dead server');
+        await server.start();
+        await p.waitStored(14, 'all blocks once the store is back', 90_000);
+        await p.follower;
+        expect(p.published).toEqual({ groups: 14, blocks: 14 });
+        await expectFixtureBlocksStored(p.store);
+        const [cp] = await p.store.query<{ n: string }>('SELECT count() AS n FROM follower_checkpoints FINAL');
+        expect(cp).toEqual({ n: '1' });
+      });
     });
   });
 });

@@ -8,6 +8,7 @@ import { migrate } from '../../shared/store/migrate.js';
 import type { QueryParams, Store } from '../../shared/store/store.js';
 import { parseBlock, toRecords } from '../../shared/ton/decode-block.js';
 import type { V3Transaction } from '../../shared/ton/records/transaction.js';
+import { describeClickHouse } from '../helpers/clickhouse.js';
 import { describeFixtures, fixturesDir, readFixture, repoRoot } from '../helpers/fixtures.js';
 
 /*
@@ -303,7 +304,8 @@ interface Case {
   expect: Expectation[];
 }
 
-describeFixtures('store access paths (EXPLAIN indexes = 1)', () => {
+/** chdb in this process, or a ClickHouse server at `url` (`--clickhouse URL`): the same paths must hold on both. */
+function accessPathSuite(url: string | null): void {
   let dataDir = '';
   let store: Store;
   let fx: ReturnType<typeof fixtureRows>;
@@ -311,7 +313,8 @@ describeFixtures('store access paths (EXPLAIN indexes = 1)', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-explain-'));
-    store = await createStore({ mode: 'embedded', dataDir, database: `test_explain_${runId}` });
+    const database = `test_explain_${url ? 'server' : 'chdb'}_${runId}`;
+    store = await (url ? createStore({ mode: 'server', url, database }) : createStore({ mode: 'embedded', dataDir, database }));
     await migrate(store);
     fx = fixtureRows();
     for (const t of TABLES) await store.insert(t, fx.rows[t]);
@@ -498,4 +501,10 @@ describeFixtures('store access paths (EXPLAIN indexes = 1)', () => {
       expect(() => assertIndexed(ok, store.database, [{ read: 'transactions', via: 'primary' }])).toThrow(/expected a read/);
     });
   });
+}
+
+describeFixtures('store access paths (EXPLAIN indexes = 1)', () => accessPathSuite(null));
+
+describeClickHouse('store access paths on a ClickHouse server (EXPLAIN indexes = 1)', (url) => {
+  describeFixtures('every path of the README', () => accessPathSuite(url));
 });

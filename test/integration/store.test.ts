@@ -11,12 +11,13 @@ import type { Store } from '../../shared/store/store.js';
 import { parseBlock, toRecords } from '../../shared/ton/decode-block.js';
 import type { V3Message } from '../../shared/ton/records/message.js';
 import type { V3Transaction } from '../../shared/ton/records/transaction.js';
+import { describeClickHouse } from '../helpers/clickhouse.js';
 import { describeFixtures, fixturesDir, readFixture } from '../helpers/fixtures.js';
 
 /*
- * The store against real ClickHouse (chdb in-process): migrations, idempotent inserts of every fixture block, and a
- * lossless round trip of transactions and messages. Each run works in its own database under its own data
- * directory and drops both at the end.
+ * The store against real ClickHouse, in-process (chdb) and as a server over HTTP (`--clickhouse URL`): migrations,
+ * idempotent inserts of every fixture block, and a lossless round trip of transactions and messages. Each run works
+ * in its own database (under its own data directory for chdb) and drops both at the end.
  */
 
 const TABLES = STORE_TABLES;
@@ -223,15 +224,25 @@ function messageView(m: V3Message): Record<string, unknown> {
 
 const runId = `${process.pid}_${Date.now().toString(36)}`;
 
-describeFixtures('store on chdb: migrations, idempotent inserts, round trip', () => {
+/** How a suite reaches its engine: chdb in this process under `dataDir`, or a server at `url`. */
+type Target = { kind: 'chdb' } | { kind: 'server'; url: string };
+
+function openTarget(target: Target, dataDir: string, database: string): Promise<Store> {
+  return target.kind === 'chdb'
+    ? createStore({ mode: 'embedded', dataDir, database })
+    : createStore({ mode: 'server', url: target.url, database });
+}
+
+function storeSuite(target: Target): void {
   let dataDir = '';
   let store: Store;
   let decoded: Decoded[] = [];
   let rows: StoreRows;
+  const open = (database: string): Promise<Store> => openTarget(target, dataDir, database);
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-store-'));
-    store = await createStore({ mode: 'embedded', dataDir, database: `test_store_${runId}` });
+    store = await open(`test_store_${target.kind}_${runId}`);
     decoded = decodeFixtures();
     rows = mergeRows(decoded);
   });
@@ -380,7 +391,7 @@ describeFixtures('store on chdb: migrations, idempotent inserts, round trip', ()
 
   it('refuses to run when an applied migration file changed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-migrations-'));
-    const other = await createStore({ mode: 'embedded', dataDir, database: `test_store_mig_${runId}` });
+    const other = await open(`test_store_mig_${target.kind}_${runId}`);
     try {
       cpSync(defaultMigrationsDir(), dir, { recursive: true });
       await migrate(other, { dir });
@@ -397,7 +408,8 @@ describeFixtures('store on chdb: migrations, idempotent inserts, round trip', ()
     }
   });
 
-  it('shares the one chdb engine of the process between stores, and refuses a second data directory', async () => {
+  // chdb only: the rule about one data directory per process.
+  if (target.kind === 'chdb') it('shares the one chdb engine of the process between stores, and refuses a second data directory', async () => {
     const other = await createStore({ mode: 'embedded', dataDir, database: `test_store_other_${runId}` });
     try {
       // Statements of both stores interleave; each runs in its own database.
@@ -428,6 +440,24 @@ describeFixtures('store on chdb: migrations, idempotent inserts, round trip', ()
     const [r] = await store.query<{ s: string; n: string }>('SELECT {s:String} AS s, {n:UInt64} AS n', { s: "x'); DROP TABLE blocks; --", n: '18446744073709551615' });
     expect(r).toEqual({ s: "x'); DROP TABLE blocks; --", n: '18446744073709551615' });
   });
+
+  if (target.kind === 'server') it('stores into a separate server process, as its own HTTP interface shows', async () => {
+    const [v] = await store.query<{ version: string; db: string }>('SELECT version() AS version, currentDatabase() AS db');
+    expect(v!.db).toBe(store.database);
+    // A modern engine: the migrations need Map columns and projections on ReplacingMergeTree.
+    expect(Number(v!.version.split('.')[0])).toBeGreaterThanOrEqual(24);
+    // Asked over plain HTTP, bypassing the store adapter: the rows are in the server.
+    const sql = `SELECT count() FROM ${store.database}.transactions FINAL FORMAT TabSeparated`;
+    const res = await fetch(`${target.url}/?query=${encodeURIComponent(sql)}`);
+    expect(res.status).toBe(200);
+    expect(Number((await res.text()).trim())).toBe(distinctCount('transactions', rows));
+  });
+}
+
+describeFixtures('store on chdb: migrations, idempotent inserts, round trip', () => storeSuite({ kind: 'chdb' }));
+
+describeClickHouse('store on a ClickHouse server (--clickhouse URL)', (url) => {
+  describeFixtures('migrations, idempotent inserts, round trip', () => storeSuite({ kind: 'server', url }));
 });
 
 describe('store config and error translation (no server needed)', () => {
