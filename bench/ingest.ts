@@ -15,7 +15,7 @@ import { runDecodeStage } from '../services/indexer/decode.js';
 import { createStoreWriter } from '../services/indexer/sink.js';
 import { blockToRows } from '../services/indexer/to-rows.js';
 import { writeCorpus } from './corpus.js';
-import { machineLine, writeResultsSection } from './results.js';
+import { machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
 
 /**
  * `npm run bench -- ingest`: the pipeline end to end on a corpus of distinct real-format transactions
@@ -78,6 +78,8 @@ export interface IngestBenchResult {
   kafka: IngestRunResult | { mode: 'kafka'; skipped: string };
   /** The real fixture blocks themselves through the embedded pipeline: bytes on disk of real, unrepeated data. */
   real: { transactions: number; blocks: number; bytes_per_tx: number; tables: TableSize[] };
+  /** {@link speedReference} before and after the runs (tx/s of the @ton/core baseline). */
+  speed: { before: number; after: number };
 }
 
 const EMBEDDED_TARGET = 15_000;
@@ -102,6 +104,8 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
   const say = opts.progress ?? (() => {});
   const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-ingest-'));
   try {
+    const speedBefore = speedReference(opts.fixturesDir);
+    say(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
     const corpusDir = path.join(work, 'corpus');
     const t0 = performance.now();
     const built = writeCorpus({ fromDir: opts.fixturesDir, outDir: corpusDir, transactions: opts.transactions });
@@ -140,7 +144,8 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     );
     const real = { transactions: realTx, blocks: realRun.blocks, bytes_per_tx: realRun.bytes_per_tx, tables: realRun.tables };
     say(`real fixture blocks: ${real.blocks} blocks, ${realTx} transactions, ${real.bytes_per_tx} bytes/tx on disk`);
-    const result: IngestBenchResult = { corpus, embedded, kafka, real };
+    const speed = { before: speedBefore, after: speedReference(opts.fixturesDir) };
+    const result: IngestBenchResult = { corpus, embedded, kafka, real, speed };
     if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'ingest', report(result, opts));
     return result;
   } finally {
@@ -336,8 +341,9 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
 
 Command: \`${opts.command}\`
 Machine: ${machineLine()}
+${speedLine(r.speed.before, r.speed.after)}
 Date: ${new Date().toISOString()}
-Corpus: ${r.corpus.transactions} distinct real-format transactions in ${r.corpus.files} block BOCs (${mib(r.corpus.bytes)} MiB), written by \`bench/corpus.ts\` from the fixture shard blocks (each copy with its seqno and every lt rewritten, so new transaction hashes and (account, lt) keys).
+Corpus: ${r.corpus.transactions} distinct real-format transactions in ${r.corpus.files} block BOCs (${mib(r.corpus.bytes)} MiB), written by \`bench/corpus.ts\` from the fixture shard blocks (each copy with its seqno, every transaction lt and every internal and external-out message created_lt rewritten, so new transaction and message hashes and (account, lt) keys; bodies and account states are the originals').
 Pipeline: the parts \`tonflow start\` wires (files source, follower, bus, \`runDecodeStage\`, \`createStoreWriter\`), ClickHouse in-process (chdb); Kafka: ${k ? `a broker at ${opts.kafkaBrokers!.join(',')} (${opts.kafkaOrigin}), follower and decode stage in this process` : 'not run'}.
 Clock: from the follower's first publish to the store's acknowledgement of the write holding the last transaction. Not in it: indexing the corpus directory (the files source reads and hashes every block before the first publish; a liteserver hands the hashes over), and the final OPTIMIZE.
 

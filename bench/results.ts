@@ -1,5 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { baselineDecode } from './baseline-toncore.js';
 
 /** A description of this machine for RESULTS.md: figures mean little without it. */
 export function machineLine(): string {
@@ -22,3 +24,32 @@ export function writeResultsSection(file: string, name: string, body: string): v
   else text = `${text.trimEnd()}\n\n${section}\n`;
   writeFileSync(file, text);
 }
+
+/**
+ * How fast this machine is right now, in a unit every benchmark shares: the decode benchmark's @ton/core baseline
+ * (`Cell.fromBoc` + `loadTransaction` over the fixture blocks, one thread), run for `seconds`. This VM's speed moves
+ * by 2-3x between hours (other tenants), so a figure from another day is comparable only through this reference.
+ */
+export function speedReference(fixturesDir: string, seconds = 3): number {
+  const files = readdirSync(fixturesDir)
+    .filter((f) => f.endsWith('.boc'))
+    .sort()
+    .map((f) => readFileSync(path.join(fixturesDir, f)));
+  let tx = 0;
+  const t0 = performance.now();
+  do for (const f of files) tx += baselineDecode(f);
+  while (performance.now() - t0 < seconds * 1000);
+  return Math.round(tx / ((performance.now() - t0) / 1000));
+}
+
+/** The RESULTS.md line for {@link speedReference} readings taken before and after a run. */
+export function speedLine(before: number, after: number): string {
+  return (
+    `Machine speed: @ton/core baseline (the decode benchmark's) at ${before} tx/s before the run and ${after} after ` +
+    `(${REFERENCE_DAY}: ${REFERENCE_TX_PER_S}); scale figures from other days by the ratio.`
+  );
+}
+
+/** The reference reading of the day the README's earlier figures were taken (bench/RESULTS.md history). */
+const REFERENCE_DAY = '2026-11-22';
+const REFERENCE_TX_PER_S = 1259;
