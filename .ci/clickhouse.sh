@@ -21,22 +21,8 @@ CLICKHOUSE_CORE_VERSION="${CLICKHOUSE_CORE_VERSION:-26.9.0}"
 
 _ch_log() { printf '[clickhouse] %s\n' "$*" >&2; }
 
-_ch_port_open() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-_ch_free_port() {
-  local port=$1
-  while ((port < $1 + 200)); do
-    if [[ $port != "${2:-}" ]] && ! _ch_port_open "$port"; then
-      echo "$port"
-      return 0
-    fi
-    port=$((port + 1))
-  done
-  _ch_log "no free port in $1..$((port - 1))"
-  return 1
-}
+# shellcheck source=.ci/ports.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 
 # Installs chdb-core into a virtualenv (about 180 MB download, 900 MB installed). Kept between runs
 # under ~/.cache, keyed by version; an existing venv is used only if it imports the engine.
@@ -70,9 +56,9 @@ clickhouse_start() {
     _CLICKHOUSE_DIR_IS_TEMP=1
   fi
   local http tcp
-  http=${CLICKHOUSE_HTTP_PORT:-$(_ch_free_port 18123)} || return 1
-  tcp=$(_ch_free_port $((http + 1000)) "$http") || return 1
-  if _ch_port_open "$http"; then
+  http=${CLICKHOUSE_HTTP_PORT:-$(ci_free_port 18123)} || return 1
+  tcp=$(ci_free_port $((http + 1000)) "$http") || return 1
+  if ci_port_open "$http"; then
     _ch_log "port $http is already in use"
     return 1
   fi

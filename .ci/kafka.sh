@@ -33,26 +33,8 @@ _KAFKA_DEP_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.8.1
 
 _kafka_log() { printf '[kafka] %s\n' "$*" >&2; }
 
-# True when something accepts TCP connections on 127.0.0.1:$1. Uses bash's /dev/tcp so that
-# neither nc nor ss has to be installed on the CI image.
-_kafka_port_open() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-# First port from $1 up on which nothing listens, skipping $2. A fixed 9092 would collide with a
-# developer's own broker, or with a broker a previous session left running on the CI machine.
-_kafka_free_port() {
-  local port=$1
-  while ((port < $1 + 200)); do
-    if [[ $port != "${2:-}" ]] && ! _kafka_port_open "$port"; then
-      echo "$port"
-      return 0
-    fi
-    port=$((port + 1))
-  done
-  _kafka_log "no free port in $1..$((port - 1))"
-  return 1
-}
+# shellcheck source=.ci/ports.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 
 # Resolves kafka_2.13 and its runtime dependencies into $KAFKA_DIR/lib. Jars are cached in the
 # local Maven repository (~/.m2 unless MAVEN_OPTS says otherwise), so only the first run on a
@@ -132,12 +114,12 @@ kafka_start() {
   fi
 
   local port cport
-  port=${KAFKA_PORT:-$(_kafka_free_port 19092)} || return 1
-  cport=${KAFKA_CONTROLLER_PORT:-$(_kafka_free_port $((port + 1)) "$port")} || return 1
+  port=${KAFKA_PORT:-$(ci_free_port 19092)} || return 1
+  cport=${KAFKA_CONTROLLER_PORT:-$(ci_free_port $((port + 1)) "$port")} || return 1
   # The readiness check below only knows that *something* accepts on the port; with a port given
   # in KAFKA_PORT that something could be another process, and the broker's bind failure would go
   # unnoticed until the tests talk to the wrong server.
-  if _kafka_port_open "$port" || _kafka_port_open "$cport"; then
+  if ci_port_open "$port" || ci_port_open "$cport"; then
     _kafka_log "port $port or $cport is already in use"
     return 1
   fi
@@ -211,7 +193,7 @@ EOF
   # Re-check this when changing KAFKA_VERSION. The pid check makes a crash fail at once instead
   # of after the timeout.
   local deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-90}))
-  until _kafka_port_open "$port"; do
+  until ci_port_open "$port"; do
     if ! kill -0 "$KAFKA_PID" 2>/dev/null; then
       _kafka_log "broker exited during startup; its log:"
       cat "$log" >&2

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'vitest';
 import { repoRoot } from './fixtures.js';
+import { describeWith } from './requires.js';
 
 /**
  * Server-mode tests run against a real ClickHouse server whose HTTP URL is in `TONFLOW_TEST_CLICKHOUSE_URL`
@@ -22,39 +22,19 @@ export function clickhouseUrl(): string | undefined {
 export const MISSING_CLICKHOUSE_MESSAGE =
   'TONFLOW_TEST_CLICKHOUSE_URL not set (for a local server: source .ci/clickhouse.sh && clickhouse_install && clickhouse_start)';
 
-export function clickhouseRequired(): boolean {
-  return process.env.TONFLOW_REQUIRE_CLICKHOUSE === '1';
-}
-
-/**
- * `describe` for tests that need the server. Without `TONFLOW_TEST_CLICKHOUSE_URL` the suite is skipped with a clear
- * message, or, when `TONFLOW_REQUIRE_CLICKHOUSE=1`, replaced by one failing test carrying that message.
- */
+/** `describe` for tests that need the server (test/helpers/requires.ts). The body receives its URL. */
 export function describeClickHouse(name: string, fn: (url: string) => void): void {
-  const url = clickhouseUrl();
-  if (url) {
-    describe(name, () => fn(url));
-    return;
-  }
-  if (clickhouseRequired()) {
-    describe(name, () => {
-      it('requires a ClickHouse server (TONFLOW_REQUIRE_CLICKHOUSE=1)', () => {
-        throw new Error(`${MISSING_CLICKHOUSE_MESSAGE}, and TONFLOW_REQUIRE_CLICKHOUSE=1 requires the server tests to run`);
-      });
-    });
-    return;
-  }
-  warnOnce();
-  describe(name, () => {
-    it.skip(`${MISSING_CLICKHOUSE_MESSAGE}: skipped`, () => {});
-  });
-}
-
-let warned = false;
-function warnOnce(): void {
-  if (warned) return;
-  warned = true;
-  console.warn(`${MISSING_CLICKHOUSE_MESSAGE}: ClickHouse server tests skipped (TONFLOW_REQUIRE_CLICKHOUSE=1 fails them instead)`);
+  describeWith(
+    name,
+    {
+      what: 'a ClickHouse server',
+      flag: 'TONFLOW_REQUIRE_CLICKHOUSE',
+      missing: MISSING_CLICKHOUSE_MESSAGE,
+      suites: 'ClickHouse server tests',
+      value: clickhouseUrl(),
+    },
+    fn,
+  );
 }
 
 /** A ClickHouse server of a test's own (see {@link startPrivateClickHouse}). */

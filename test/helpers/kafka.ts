@@ -6,9 +6,9 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { describe, it } from 'vitest';
 import { createKafkaBus, type KafkaBusLogger, type KafkaBusOptions } from '../../shared/bus/kafka.js';
 import { repoRoot } from './fixtures.js';
+import { describeWith } from './requires.js';
 
 /**
  * Kafka integration tests run against a real broker whose address is in `KAFKA_BROKERS` (`.ci/run` starts one;
@@ -28,40 +28,15 @@ export function kafkaBrokers(): string[] | undefined {
 
 export const MISSING_KAFKA_MESSAGE = 'KAFKA_BROKERS not set (for a local broker: source .ci/kafka.sh && kafka_install && kafka_start)';
 
-/** True when the environment demands that Kafka tests run (`TONFLOW_REQUIRE_KAFKA=1`). */
-export function kafkaRequired(): boolean {
-  return process.env.TONFLOW_REQUIRE_KAFKA === '1';
-}
-
 /**
- * `describe` for tests that need the broker. Without `KAFKA_BROKERS` the suite is skipped with a clear message, or,
- * when `TONFLOW_REQUIRE_KAFKA=1`, replaced by one failing test carrying that message. The body receives the brokers.
+ * `describe` for tests that need the broker (test/helpers/requires.ts). The body receives the brokers.
  */
 export function describeKafka(name: string, fn: (brokers: string[]) => void): void {
-  const brokers = kafkaBrokers();
-  if (brokers) {
-    describe(name, () => fn(brokers));
-    return;
-  }
-  if (kafkaRequired()) {
-    describe(name, () => {
-      it('requires a Kafka broker (TONFLOW_REQUIRE_KAFKA=1)', () => {
-        throw new Error(`${MISSING_KAFKA_MESSAGE}, and TONFLOW_REQUIRE_KAFKA=1 requires the Kafka integration tests to run`);
-      });
-    });
-    return;
-  }
-  warnOnce();
-  describe(name, () => {
-    it.skip(`${MISSING_KAFKA_MESSAGE}: skipped`, () => {});
-  });
-}
-
-let warned = false;
-function warnOnce(): void {
-  if (warned) return;
-  warned = true;
-  console.warn(`${MISSING_KAFKA_MESSAGE}: Kafka integration tests skipped (TONFLOW_REQUIRE_KAFKA=1 fails them instead)`);
+  describeWith(
+    name,
+    { what: 'a Kafka broker', flag: 'TONFLOW_REQUIRE_KAFKA', missing: MISSING_KAFKA_MESSAGE, suites: 'Kafka integration tests', value: kafkaBrokers() },
+    fn,
+  );
 }
 
 let counter = 0;
