@@ -22,7 +22,7 @@ commands:
   devnet export --transactions N --out DIR [--devnet-tps N] [--block-ms MS] [--devnet-traffic PROFILE] [--seed S]
                                 run a fresh local devnet (real TVM) and write its block BOCs to DIR (for --source files:DIR)
   decode-block FILE.boc         decode a block BOC to {"block": <v3 Block>, "transactions": [<v3 Transaction>...]}
-  bench decode [--json] [--seconds N] [--dir DIR]
+  bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
   bench ingest [--json] [--transactions N] [--kafka host:port]
                                 files → bus → decode → ClickHouse end to end, embedded and through Kafka
@@ -95,7 +95,7 @@ function flag(args: string[], name: string): string | undefined {
 }
 
 const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR]\n       tonflow bench ingest [--json] [--transactions N] [--kafka host:port[,host:port...]] [--dir DIR]' +
+  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--kafka host:port[,host:port...]] [--dir DIR]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]';
 
@@ -110,17 +110,18 @@ async function benchCommand(args: string[]): Promise<number> {
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--seconds must be a positive number');
   const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
   if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  const resultsFile = path.resolve(flag(opts, '--results') ?? path.join(repoRoot, 'bench', 'RESULTS.md'));
   const { runDecodeBench } = await import('../bench/decode.js');
   const result = runDecodeBench({
     dir,
     seconds,
-    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+    resultsFile,
     command: `npm run bench -- decode${opts.length ? ' ' + opts.join(' ') : ''}`,
   });
   if (!json) {
     process.stdout.write(
       `decode: ${result.tx_per_s} tx/s, ${result.cells_per_s} cells/s; @ton/core baseline ${result.baseline_tx_per_s} tx/s; ` +
-        `${result.ratio}x; peak RSS ${result.peak_rss_mb} MiB (bench/RESULTS.md updated)\n`,
+        `${result.ratio}x; peak RSS ${result.peak_rss_mb} MiB (${path.relative(process.cwd(), resultsFile)} updated)\n`,
     );
   }
   process.stdout.write(JSON.stringify(result) + '\n');

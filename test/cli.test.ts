@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cell } from '@ton/core';
@@ -151,4 +151,27 @@ describeFixtures('tonflow decode-block (CLI)', () => {
   it('empty file → exit 2, one error line', () => {
     expectInputError(run('decode-block', writeTmp('empty.boc', '')), /BOC/);
   });
+});
+
+describeFixtures('tonflow bench decode --json', () => {
+  it('prints the figures as its last line (tx_per_s, cells_per_s, baseline_tx_per_s, ratio) and writes its section', () => {
+    const results = path.join(tmp, 'RESULTS.md');
+    const r = spawnSync(process.execPath, [CLI, 'bench', 'decode', '--json', '--seconds', '0.3', '--results', results], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const last = r.stdout.trim().split('\n').at(-1)!;
+    const j = JSON.parse(last) as Record<string, number>;
+    for (const k of ['tx_per_s', 'cells_per_s', 'baseline_tx_per_s', 'ratio', 'peak_rss_mb']) expect(j[k], k).toBeGreaterThan(0);
+    // MANIFEST.md: the 14 fixture blocks hold 1270 transactions.
+    expect(j.transactions).toBe(1270);
+    // The ratio is the median of per-round ratios, so it lies within the rounds' range.
+    expect(j.ratio).toBeGreaterThanOrEqual(j.ratio_min!);
+    expect(j.ratio).toBeLessThanOrEqual(j.ratio_max!);
+    const md = readFileSync(results, 'utf8');
+    expect(md).toContain('<!-- bench:decode -->');
+    expect(md).toContain(`${j.baseline_tx_per_s}`);
+  }, 130_000);
 });
