@@ -43,6 +43,13 @@ clickhouse_install() {
   _ch_log "chdb-core $CLICKHOUSE_CORE_VERSION in $CLICKHOUSE_VENV"
 }
 
+# Prints the server's version when it answers a query. Asked through the venv's Python rather than
+# curl, which a CI image need not have.
+_ch_answers() {
+  "$CLICKHOUSE_VENV/bin/python" -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1] + "/?query=SELECT%20version()", timeout=2).read().decode().strip())' \
+    "$TONFLOW_TEST_CLICKHOUSE_URL" 2>/dev/null
+}
+
 # Starts the server on 127.0.0.1 in the background and waits until it answers a query. Exports
 # TONFLOW_TEST_CLICKHOUSE_URL and CLICKHOUSE_PID.
 clickhouse_start() {
@@ -79,37 +86,22 @@ XML
   TONFLOW_TEST_CLICKHOUSE_URL="http://127.0.0.1:${http}"
   export CLICKHOUSE_PID TONFLOW_TEST_CLICKHOUSE_URL CLICKHOUSE_DIR
 
-  local deadline=$((SECONDS + ${CLICKHOUSE_START_TIMEOUT:-60})) version=""
-  # Asked through the venv's Python rather than curl, which a CI image need not have.
-  until version=$("$CLICKHOUSE_VENV/bin/python" -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1] + "/?query=SELECT%20version()", timeout=2).read().decode().strip())' "$TONFLOW_TEST_CLICKHOUSE_URL" 2>/dev/null); do
-    if ! kill -0 "$CLICKHOUSE_PID" 2>/dev/null; then
-      _ch_log "server exited during startup; its log:"
-      cat "$log" >&2
-      unset CLICKHOUSE_PID
-      return 1
-    fi
-    if ((SECONDS >= deadline)); then
-      _ch_log "server did not answer on $TONFLOW_TEST_CLICKHOUSE_URL within ${CLICKHOUSE_START_TIMEOUT:-60}s; its log:"
-      cat "$log" >&2
-      clickhouse_stop
-      return 1
-    fi
-    sleep 0.2
-  done
+  local rc=0
+  ci_wait_ready "$CLICKHOUSE_PID" "${CLICKHOUSE_START_TIMEOUT:-60}" "$log" "the ClickHouse server" _ch_answers || rc=$?
+  if ((rc == 1)); then unset CLICKHOUSE_PID; fi
+  if ((rc != 0)); then
+    clickhouse_stop
+    return 1
+  fi
+  local version
+  version=$(_ch_answers)
   _ch_log "ClickHouse $version up on $TONFLOW_TEST_CLICKHOUSE_URL (pid $CLICKHOUSE_PID, log $log)"
 }
 
 # Stops the server and removes the work dir clickhouse_start made. Safe to call twice.
 clickhouse_stop() {
   if [[ -n "${CLICKHOUSE_PID:-}" ]] && kill -0 "$CLICKHOUSE_PID" 2>/dev/null; then
-    kill -TERM "$CLICKHOUSE_PID" 2>/dev/null || true
-    local i
-    for ((i = 0; i < 100; i++)); do
-      kill -0 "$CLICKHOUSE_PID" 2>/dev/null || break
-      sleep 0.2
-    done
-    kill -0 "$CLICKHOUSE_PID" 2>/dev/null && kill -KILL "$CLICKHOUSE_PID" 2>/dev/null
-    wait "$CLICKHOUSE_PID" 2>/dev/null || true
+    ci_stop_process "$CLICKHOUSE_PID" "the ClickHouse server"
     _ch_log "server stopped"
   fi
   unset CLICKHOUSE_PID

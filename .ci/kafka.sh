@@ -192,22 +192,13 @@ EOF
   # "The broker has been unfenced"), so an accepted connection means requests will be served.
   # Re-check this when changing KAFKA_VERSION. The pid check makes a crash fail at once instead
   # of after the timeout.
-  local deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-90}))
-  until ci_port_open "$port"; do
-    if ! kill -0 "$KAFKA_PID" 2>/dev/null; then
-      _kafka_log "broker exited during startup; its log:"
-      cat "$log" >&2
-      unset KAFKA_PID
-      return 1
-    fi
-    if ((SECONDS >= deadline)); then
-      _kafka_log "broker did not accept connections on $KAFKA_BROKERS within ${KAFKA_START_TIMEOUT:-90}s; its log:"
-      cat "$log" >&2
-      kafka_stop
-      return 1
-    fi
-    sleep 0.2
-  done
+  local rc=0
+  ci_wait_ready "$KAFKA_PID" "${KAFKA_START_TIMEOUT:-90}" "$log" "the Kafka broker" ci_port_open "$port" || rc=$?
+  if ((rc == 1)); then unset KAFKA_PID; fi
+  if ((rc != 0)); then
+    kafka_stop
+    return 1
+  fi
   _kafka_log "broker up on $KAFKA_BROKERS (pid $KAFKA_PID, log $log)"
 }
 
@@ -215,18 +206,7 @@ EOF
 # kafka_install made. Safe to call twice and when nothing was started, which is what a trap needs.
 kafka_stop() {
   if [[ -n "${KAFKA_PID:-}" ]] && kill -0 "$KAFKA_PID" 2>/dev/null; then
-    kill -TERM "$KAFKA_PID" 2>/dev/null || true
-    local i
-    for ((i = 0; i < 100; i++)); do
-      kill -0 "$KAFKA_PID" 2>/dev/null || break
-      sleep 0.2
-    done
-    if kill -0 "$KAFKA_PID" 2>/dev/null; then
-      _kafka_log "broker ignored SIGTERM for 20s; killing it"
-      kill -KILL "$KAFKA_PID" 2>/dev/null || true
-    fi
-    # Reaps the child; `|| true` because its status is 143 after SIGTERM and callers run `set -e`.
-    wait "$KAFKA_PID" 2>/dev/null || true
+    ci_stop_process "$KAFKA_PID" "the Kafka broker"
     _kafka_log "broker stopped"
   fi
   unset KAFKA_PID
