@@ -521,15 +521,8 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
 
 describeKafka('pipeline through Kafka (real broker, chdb)', (brokers) => {
   describeFixtures('fixture blocks', () => {
-    it('stores every fixture block through the broker and commits every offset after the store acknowledged it', async () => {
-      const config = testConfig({ source: BLOCKS_DIR, brokers });
-      const p = await startPipeline(config);
-      onTestFinished(() => p.close());
-      await p.waitStored(14, '14 blocks through Kafka', 60_000);
-      expect(p.published).toEqual({ groups: 14, blocks: 14 });
-      await expectFixtureBlocksStored(p.store);
-      await expect.poll(() => caughtUp(brokers, `${config.topicPrefix}.decode`, p.topics.rawBlocks), { timeout: 15_000, interval: 250 }).toBe(true);
-    });
+    it('stores every fixture block through the broker and commits every offset after the store acknowledged it', () =>
+      expectStoredThroughKafka(testConfig({ source: BLOCKS_DIR, brokers }), brokers));
 
     it('dead-letters a corrupt block to the real dead-letter topic with x-error-code and x-source-offset', async () => {
       const { dir, bad, expectedCode } = writeCorruptSet();
@@ -549,8 +542,7 @@ describeKafka('pipeline through Kafka (real broker, chdb)', (brokers) => {
       const group = `${config.topicPrefix}.decode`;
       // The admin client's view of the group: not a single committed offset while inserts fail.
       expect(await committed(brokers, group, p.topics.rawBlocks)).toEqual(new Map());
-      const retries = p.logs.map((l) => JSON.parse(l) as { msg: string; attempt?: number }).filter((l) => l.msg === 'retrying after failure');
-      expect(retries.slice(0, 3).map((r) => r.attempt)).toEqual([1, 2, 3]);
+      expect(retryLogs(p).slice(0, 3).map((r) => r.attempt)).toEqual([1, 2, 3]);
 
       refusing!.failing = false;
       await p.waitStored(14, 'all blocks after the recovery', 45_000);
@@ -566,12 +558,7 @@ describeKafka('pipeline distributed: Kafka and a ClickHouse server (--clickhouse
       it('stores every fixture block through the broker into the server and commits every offset after it acknowledged', async () => {
         const config = testConfig({ source: BLOCKS_DIR, brokers, clickhouse: url });
         expect(config.clickhouse).toBe(url);
-        const p = await startPipeline(config);
-        onTestFinished(() => p.close());
-        await p.waitStored(14, '14 blocks through Kafka into the server', 60_000);
-        expect(p.published).toEqual({ groups: 14, blocks: 14 });
-        await expectFixtureBlocksStored(p.store);
-        await expect.poll(() => caughtUp(brokers, `${config.topicPrefix}.decode`, p.topics.rawBlocks), { timeout: 15_000, interval: 250 }).toBe(true);
+        await expectStoredThroughKafka(config, brokers);
       });
 
       it('rides out a killed ClickHouse server: retries with backoff, commits nothing meanwhile, stores every row once after the restart', async () => {
@@ -580,14 +567,12 @@ describeKafka('pipeline distributed: Kafka and a ClickHouse server (--clickhouse
         const config = testConfig({ source: BLOCKS_DIR, brokers, clickhouse: server.url });
         const p = await startPipeline(config, { deferStage: true });
         onTestFinished(() => p.close());
-        const retries = (prefix: string): number =>
-          p.logs.map((l) => JSON.parse(l) as { msg: string; what?: string }).filter((l) => l.msg === 'retrying after failure' && l.what?.startsWith(prefix)).length;
         // Every block waits in the broker; then the store dies (kill -9, no clean shutdown) and the stage starts.
         await p.follower;
         expect(p.published).toEqual({ groups: 14, blocks: 14 });
         await server.kill();
         const stage = p.startStage();
-        await waitFor(() => retries('insert into') >= 3, 45_000, 'three insert retries against the dead server');
+        await waitFor(() => retryLogs(p, 'insert into').length >= 3, 45_000, 'three insert retries against the dead server');
         const group = `${config.topicPrefix}.decode`;
         expect(await committed(brokers, group, p.topics.rawBlocks)).toEqual(new Map());
         expect(stage.stored.blocks).toBe(0);
@@ -605,9 +590,7 @@ describeKafka('pipeline distributed: Kafka and a ClickHouse server (--clickhouse
         const p = await startPipeline(config);
         onTestFinished(() => p.close());
         await server.kill();
-        const retries = (): number =>
-          p.logs.map((l) => JSON.parse(l) as { msg: string; what?: string }).filter((l) => l.msg === 'retrying after failure' && l.what?.includes('checkpoint')).length;
-        await waitFor(() => retries() >= 3, 45_000, 'three checkpoint retries against the dead server');
+        await waitFor(() => retryLogs(p, 'load follower checkpoint').length >= 3, 45_000, 'three checkpoint retries against the dead server');
         await server.start();
         await p.waitStored(14, 'all blocks once the store is back', 90_000);
         await p.follower;
@@ -619,6 +602,23 @@ describeKafka('pipeline distributed: Kafka and a ClickHouse server (--clickhouse
     });
   });
 });
+
+/** Runs the fixture blocks through a Kafka pipeline: all stored with their independent values, every offset committed. */
+async function expectStoredThroughKafka(config: TonflowConfig, brokers: string[]): Promise<void> {
+  const p = await startPipeline(config);
+  onTestFinished(() => p.close());
+  await p.waitStored(14, '14 blocks through Kafka', 60_000);
+  expect(p.published).toEqual({ groups: 14, blocks: 14 });
+  await expectFixtureBlocksStored(p.store);
+  await expect.poll(() => caughtUp(brokers, `${config.topicPrefix}.decode`, p.topics.rawBlocks), { timeout: 15_000, interval: 250 }).toBe(true);
+}
+
+/** The pipeline's "retrying after failure" log lines, those whose `what` starts with `what` when given. */
+function retryLogs(p: Pipeline, what?: string): Array<{ attempt?: number; what?: string }> {
+  return p.logs
+    .map((l) => JSON.parse(l) as { msg: string; attempt?: number; what?: string })
+    .filter((l) => l.msg === 'retrying after failure' && (what === undefined || l.what?.startsWith(what) === true));
+}
 
 /** The group's committed offsets of `topic` by partition, from an independent admin client. */
 async function committed(brokers: string[], groupId: string, topic: string): Promise<Map<number, string>> {
