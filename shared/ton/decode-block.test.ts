@@ -1220,3 +1220,46 @@ describeFixtures('single-transaction BOCs (transactions/*.boc) vs MANIFEST.md', 
     expect(rec.in_msg!.opcode).toBe('0x89285c1f');
   });
 });
+
+describeFixtures('decodeBlock: a message or body met twice in a block is rendered once, handed out as copies', () => {
+  it('records equal those rendered one by one without sharing; repeats are equal but distinct objects', () => {
+    let repeatedMessages = 0;
+    let repeatedBodies = 0;
+    for (const file of ALL_BLOCKS) {
+      const bytes = readFixture(`blocks/${file}`);
+      const decoded = decodeBlock(bytes);
+      const p = parseBlock(bytes);
+      const { workchain, seqno } = decoded.block;
+      const ctx = { workchain, shard: BigInt.asIntN(64, BigInt(`0x${decoded.block.shard}`)), seqno, mcBlockSeqno: decoded.transactions[0]?.mc_block_seqno ?? null };
+      // Without the per-block memo: every record from scratch.
+      const alone = p.transactions.map((tx) => transactionRecord(p.boc, tx, ctx));
+      const withStates = decoded.transactions.map((t, i) => ({ ...t, account_state_before: alone[i]!.account_state_before, account_state_after: alone[i]!.account_state_after }));
+      expect(withStates).toEqual(alone);
+
+      const byHash = new Map<string, Array<{ message_content: object }>>();
+      const byBody = new Map<string, Array<{ hash: string }>>();
+      for (const t of decoded.transactions) {
+        for (const m of [t.in_msg, ...t.out_msgs]) {
+          if (!m) continue;
+          byHash.set(m.hash, [...(byHash.get(m.hash) ?? []), m]);
+          byBody.set(m.message_content.hash, [...(byBody.get(m.message_content.hash) ?? []), m.message_content]);
+        }
+      }
+      for (const list of byHash.values()) {
+        if (list.length < 2) continue;
+        repeatedMessages++;
+        expect(list[1]).toEqual(list[0]);
+        expect(list[1]).not.toBe(list[0]);
+        expect(list[1]!.message_content).not.toBe(list[0]!.message_content);
+      }
+      for (const list of byBody.values()) {
+        if (list.length < 2) continue;
+        repeatedBodies++;
+        expect(list[1]).not.toBe(list[0]);
+      }
+    }
+    // The fixtures do exercise it: internal messages between two accounts of one block, and bodies many messages share.
+    expect(repeatedMessages).toBeGreaterThan(100);
+    expect(repeatedBodies).toBeGreaterThan(10);
+  });
+});

@@ -3,6 +3,7 @@ import { Boc } from './boc/reader.js';
 import { Slice } from './boc/slice.js';
 import { DecodeError, tlbError } from './errors.js';
 import { type V3Block, blockRecord } from './records/block.js';
+import { MessageMemo } from './records/message.js';
 import { type V3BlockId, type V3Transaction, transactionRecord } from './records/transaction.js';
 import { shardHex } from './records/format.js';
 import { type AccountBlock, walkShardAccountBlocks } from './tlb/AccountBlock.js';
@@ -87,6 +88,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     shard: shardId(block.info.shard),
     seqno: block.info.seqno,
     mcBlockSeqno,
+    memo: new MessageMemo(),
   };
   const transactions = withType('Transaction', () => parsed.transactions.map((tx) => transactionRecord(boc, tx, ctx)));
   const stateBocs = new Map<string, AccountStateBocs>();

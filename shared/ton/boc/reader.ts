@@ -1,6 +1,6 @@
 import { type DecodeError, bocError } from '../errors.js';
 import { crc32c } from './crc32c.js';
-import { Sha256Lanes } from './sha256-multi.js';
+import { CellHasher } from './cell-hasher.js';
 import { paddedLength, sha256Into } from './sha256.js';
 
 /**
@@ -345,10 +345,10 @@ export class Boc {
     this.hashBatch(cells, n);
   }
 
-  /** Hashes the `n` cells of `cells` (in descending index order; null for all of them) in SIMD lanes if worth it. */
+  /** Hashes the `n` cells of `cells` (in descending index order; null for all of them), in WebAssembly if worth it. */
   private hashBatch(cells: Int32Array | null, n: number): void {
-    const lanes = n >= BATCH_MIN_CELLS ? Sha256Lanes.acquire() : null;
-    if (lanes === null) {
+    const hasher = n >= BATCH_MIN_CELLS ? CellHasher.acquire() : null;
+    if (hasher === null) {
       for (let k = 0; k < n; k++) {
         const i = cells === null ? this.count - 1 - k : cells[k]!;
         if (this.hashed[i] === 0) this.computeHash(i);
@@ -356,21 +356,19 @@ export class Boc {
       return;
     }
     try {
-      this.hashByHeight(lanes, cells, n);
+      this.hashInWasm(hasher, cells, n);
     } finally {
-      lanes.release();
+      hasher.release();
     }
   }
 
   /**
-   * {@link hashBatch} with SHA-256 in SIMD lanes. A cell's height (0 for a leaf, else one more than its highest
-   * child) exceeds its children's, so the cells of one height never need each other's hashes: each height is
-   * one batch, hashed after the batch below it. A cell with a level mask has one hash per significant level and
-   * each one hashes the previous, so those hashes go in successive rounds of their height's batch. Over a subset,
-   * a child outside it is already hashed and counts as height 0; that only ever raises a parent's height.
+   * The cells of a batch grouped by height (0 for a leaf, else one more than its highest child): a cell's height
+   * exceeds its children's, so the cells of one height never need each other's hashes and can share SIMD lanes.
+   * Over a subset, a child outside it is already hashed and counts as height 0; that only ever raises a parent's.
    */
-  private hashByHeight(lanes: Sha256Lanes, cells: Int32Array | null, n: number): void {
-    const { count, d1, refs, hashed } = this;
+  private byHeight(cells: Int32Array | null, n: number): { order: Int32Array; start: Int32Array; maxHeight: number } {
+    const { count, d1, refs } = this;
     const height = new Int32Array(count);
     let maxHeight = 0;
     for (let k = 0; k < n; k++) {
@@ -394,71 +392,47 @@ export class Boc {
       const i = cells === null ? k : cells[k]!;
       order[next[height[i]!]!++] = i;
     }
-
-    const low = this.ensureLow();
-    const hashes32 = new Int32Array(this.hashes.buffer, this.hashes.byteOffset, count * 8);
-    const low32 = new Int32Array(low.buffer, low.byteOffset, low.length >> 2);
-    const view = lanes.view;
-    const mem32 = lanes.mem32;
-    // A tag is the cell for its representation hash, or ~(index in lowHashes) for a lower one.
-    lanes.done = (tag, at) => {
-      const src = at >> 2;
-      if (tag >= 0) {
-        const o = tag * 8;
-        for (let k = 0; k < 8; k++) hashes32[o + k] = mem32[src + k]!;
-        hashed[tag] = 1;
-      } else {
-        const o = ~tag * 8;
-        for (let k = 0; k < 8; k++) low32[o + k] = mem32[src + k]!;
-      }
-    };
-    const multi: number[] = [];
-    for (let h = 0; h <= maxHeight; h++) {
-      multi.length = 0;
-      for (let k = start[h]!; k < start[h + 1]!; k++) {
-        const cell = order[k]!;
-        if (hashed[cell] !== 0) continue;
-        const d = d1[cell]!;
-        if ((d & 0xe8) === 0) {
-          const len = 2 + dataLength(this.d2[cell]!) + (d & 7) * 34;
-          const at = lanes.push(len, cell);
-          checkLength(this.writeSimpleInput(cell, view, at) - at, len);
-        } else if ((d & 8) === 0) {
-          // Ordinary cell above a pruned branch: its level-0 hash now, the others in the rounds below.
-          this.pushHash(lanes, cell, 0);
-          multi.push(cell);
-        } else if (this.bytes[this.dataOff[cell]!] === 1) {
-          // Pruned branch: lower hashes are stored in it, only the top one is computed.
-          const n = popcount(d >> 5);
-          for (let hi = 0; hi < n; hi++) this.copyPrunedHash(cell, hi);
-          this.pushHash(lanes, cell, n);
-        } else {
-          // Library and Merkle cells: a few per block, hashed (and checked) one by one.
-          this.computeHash(cell);
-        }
-      }
-      lanes.flush();
-      for (let hi = 1; multi.length > 0; hi++) {
-        let keep = 0;
-        for (const cell of multi) {
-          const last = popcount(d1[cell]! >> 5);
-          this.pushHash(lanes, cell, hi);
-          if (hi < last) multi[keep++] = cell;
-        }
-        multi.length = keep;
-        lanes.flush();
-      }
-    }
+    return { order, start, maxHeight };
   }
 
-  /** Queues the `hi`-th hash of a cell that has a level mask (or is exotic). */
-  private pushHash(lanes: Sha256Lanes, cell: number, hi: number): void {
-    const d = this.d1[cell]!;
-    const pruned = (d & 8) !== 0 && this.bytes[this.dataOff[cell]!] === 1;
-    const len = 2 + (hi === 0 || pruned ? dataLength(this.d2[cell]!) : 32) + (d & 7) * 34;
-    const top = hi === popcount(d >> 5);
-    const at = lanes.push(len, top ? cell : ~(this.lowSlot[cell]! * 3 + hi));
-    checkLength(this.writeHashInput(cell, levelOf(d >> 5, hi), hi, lanes.view, at) - at, len);
+  /**
+   * {@link hashBatch} inside WebAssembly (cell-hasher.ts), one call for the whole batch. The Merkle cells' stored
+   * child hashes are checked after it; a bag that fails the check is left as if never batched, so asking for a
+   * hash again fails the same way.
+   */
+  private hashInWasm(hasher: CellHasher, cells: Int32Array | null, n: number): void {
+    const { order, start, maxHeight } = this.byHeight(cells, n);
+    this.ensureLow();
+    const result = hasher.run(
+      {
+        bytes: this.bytes,
+        d1: this.d1,
+        d2: this.d2,
+        dataOff: this.dataOff,
+        refs: this.refs,
+        lowSlot: this.lowSlot,
+        hashed: this.hashed,
+        hashes: this.hashes,
+        depths: this.depths,
+        lowHashes: this.lowHashes!,
+        lowDepths: this.lowDepths!,
+      },
+      order,
+      start,
+      maxHeight,
+    );
+    if (!result.ok) throw depthError(result.cell, result.depth, this.dataOff[result.cell]!);
+    try {
+      for (let k = 0; k < n; k++) {
+        const cell = order[k]!;
+        if ((this.d1[cell]! & 8) === 0) continue;
+        const type = this.bytes[this.dataOff[cell]!]!;
+        if (type === 3 || type === 4) this.checkMerkleChildren(cell, this.dataOff[cell]!);
+      }
+    } catch (e) {
+      for (let k = 0; k < n; k++) this.hashed[order[k]!] = 0;
+      throw e;
+    }
   }
 
   /**

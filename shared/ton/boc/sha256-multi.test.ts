@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { describeFixtures, fixturesDir, readFixture } from '../../../test/helpers/fixtures.js';
 import { DecodeError } from '../errors.js';
 import { Boc } from './reader.js';
+import { CellHasher } from './cell-hasher.js';
 import { MAX_BLOCKS, Sha256Lanes, sha256MultiWasm } from './sha256-multi.js';
 
 /** Deterministic bytes (xorshift32), so a failure reproduces. */
@@ -73,13 +74,15 @@ describe('multi-buffer SHA-256 (WebAssembly SIMD)', () => {
 
 /** Every cell of `batched` has the hash and depth, at every level, that the scalar SHA-256 gives for `bytes`. */
 function expectScalarHashes(file: string, bytes: Uint8Array, batched: Boc): void {
-  // With the shared instance held, hashAll falls back to the scalar SHA-256 (as without WebAssembly SIMD).
+  // With both shared instances held, hashAll falls back to the scalar SHA-256 (as without WebAssembly SIMD).
   const held = Sha256Lanes.acquire();
+  const heldHasher = CellHasher.acquire();
   const scalar = Boc.parse(bytes);
   try {
     scalar.hashAll();
   } finally {
     held?.release();
+    heldHasher?.release();
   }
   for (let c = 0; c < batched.count; c++) {
     for (let level = 0; level <= 3; level++) {

@@ -21,14 +21,14 @@ import { SHA256_K } from './sha256.js';
 const VECTORS = 1;
 
 /** Bytes reserved at address 0 for the round constants, each splatted to a 16-byte vector. */
-const K_BYTES = 64 * 16;
+export const K_BYTES = 64 * 16;
 
 const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
 // Opcodes (WebAssembly core spec §5.4 and the fixed-width SIMD proposal, now part of the core spec).
-const I32 = 0x7f;
-const V128 = 0x7b;
-const OP = {
+export const I32 = 0x7f;
+export const V128 = 0x7b;
+export const OP = {
   block: 0x02,
   loop: 0x03,
   end: 0x0b,
@@ -43,7 +43,7 @@ const OP = {
   i32Mul: 0x6c,
   simd: 0xfd,
 } as const;
-const SIMD = {
+export const SIMD = {
   load: 0x00,
   store: 0x0b,
   const: 0x0c,
@@ -55,7 +55,7 @@ const SIMD = {
   add: 0xae,
 } as const;
 
-function uleb(out: number[], n: number): void {
+export function uleb(out: number[], n: number): void {
   do {
     let b = n & 0x7f;
     n >>>= 7;
@@ -64,7 +64,7 @@ function uleb(out: number[], n: number): void {
   } while (n !== 0);
 }
 
-function sleb(out: number[], n: number): void {
+export function sleb(out: number[], n: number): void {
   for (;;) {
     const b = n & 0x7f;
     n >>= 7;
@@ -77,7 +77,7 @@ function sleb(out: number[], n: number): void {
 }
 
 /** One function body's instruction stream, with just the instructions the compression function needs. */
-class Code {
+export class Code {
   readonly b: number[] = [];
   get(local: number): void {
     this.b.push(OP.localGet);
@@ -194,7 +194,7 @@ function transpose(c: Code, src: number[], tmp: number[], use: (k: number, emit:
  * m at `in + m·stride`, each `blocks` padded 64-byte blocks), writes the 32-byte digest of message m at
  * `out + 32·m`.
  */
-function hashBody(vectors: number): { locals: number[]; code: number[] } {
+export function hashBody(vectors: number): { locals: number[]; code: number[] } {
   const lanes = 4 * vectors;
   // Parameters 0..4; then i32 locals; then v128 locals.
   const [pIn, pStride, pBlocks, pGroups, pOut] = [0, 1, 2, 3, 4];
@@ -372,13 +372,13 @@ function hashBody(vectors: number): { locals: number[]; code: number[] } {
   return { locals, code: c.b };
 }
 
-function section(out: number[], id: number, body: number[]): void {
+export function section(out: number[], id: number, body: number[]): void {
   out.push(id);
   uleb(out, body.length);
   out.push(...body);
 }
 
-function name(out: number[], s: string): void {
+export function name(out: number[], s: string): void {
   uleb(out, s.length);
   for (let i = 0; i < s.length; i++) out.push(s.charCodeAt(i));
 }
@@ -435,6 +435,10 @@ const PAGES = Math.ceil((DIGEST_BASE + MAX_BLOCKS * QUEUE * 32) / 65536);
 
 /**
  * Batches messages by length and hashes each batch `LANES` messages at a time in WebAssembly SIMD.
+ *
+ * Bags of cells do not come through here: cell-hasher.ts drives the same kernel ({@link hashBody}) from inside
+ * WebAssembly, inputs included. This is the kernel's front end for arbitrary messages, which is how its tests hold
+ * it against node:crypto on every length.
  *
  * Use: {@link push} reserves room for a message and returns where to write it (padding is already in place);
  * when a queue is full, or on {@link flush}, its messages are hashed and `done(tag, at)` is called for each, with

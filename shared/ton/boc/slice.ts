@@ -142,8 +142,19 @@ export class Slice {
     const abs = this.base + this.pos;
     this.pos += n * 8;
     if ((abs & 7) === 0) return this.boc.bytes.subarray(abs >>> 3, (abs >>> 3) + n);
+    // Unaligned (an address after a 2-bit tag, say): each byte straddles two bytes of the BOC. The byte after the
+    // last one read is still inside the bag (a cell's data is followed by its references or the next cell) or, at
+    // the very end, reads as 0 and is shifted out anyway.
     const out = new Uint8Array(n);
-    for (let k = 0; k < n; k++) out[k] = this.peek(this.pos - n * 8 + k * 8, 8);
+    const bytes = this.boc.bytes;
+    const shift = abs & 7;
+    let at = abs >>> 3;
+    let cur = bytes[at]!;
+    for (let k = 0; k < n; k++) {
+      const nextByte = bytes[++at] ?? 0;
+      out[k] = ((cur << shift) | (nextByte >>> (8 - shift))) & 0xff;
+      cur = nextByte;
+    }
     return out;
   }
 

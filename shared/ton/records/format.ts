@@ -3,8 +3,16 @@ import type { MsgAddress } from '../tlb/MsgAddress.js';
 
 /** Wire encodings of TON Center API v3 (api-v3.md §0.4). */
 
+/**
+ * Node's native base64 encoder, called on the view itself: `Buffer.from(...).toString('base64')` first builds a
+ * Buffer object per call, which costs as much again for a 32-byte hash (and a block has dozens per transaction).
+ * `base64Slice` is the method `toString('base64')` ends in; a runtime without it gets the documented path.
+ */
+const base64Slice = (Buffer.prototype as unknown as { base64Slice?: (this: Uint8Array, start: number, end: number) => string }).base64Slice;
+
 /** Hashes are standard base64 with padding. */
 export function b64(bytes: Uint8Array): string {
+  if (base64Slice !== undefined) return base64Slice.call(bytes, 0, bytes.byteLength);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 

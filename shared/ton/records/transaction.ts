@@ -3,7 +3,7 @@ import type { StorageUsed } from '../tlb/StorageUsed.js';
 import type { Transaction } from '../tlb/Transaction.js';
 import type { TransactionDescr } from '../tlb/TransactionDescr.js';
 import { b64, extraCurrencies, rawAddress, shardHex } from './format.js';
-import { type V3Message, messageRecord } from './message.js';
+import { type MessageMemo, type V3Message, messageRecord } from './message.js';
 
 /** `{workchain, shard, seqno}` (api-v3.md BlockId). */
 export interface V3BlockId {
@@ -53,6 +53,8 @@ export interface TxContext {
   shard: bigint;
   seqno: number;
   mcBlockSeqno: number | null;
+  /** Messages and bodies already rendered in this block (optional: records are the same without it). */
+  memo?: MessageMemo;
 }
 
 export function stateOnlyHash(hash: Uint8Array): V3AccountState {
@@ -82,10 +84,10 @@ export function transactionRecord(boc: Boc, tx: Transaction, ctx: TxContext): V3
     total_fees_extra_currencies: extraCurrencies(tx.totalFees),
     description: descriptionRecord(tx.description, ctx.workchain),
     block_ref: { workchain: ctx.workchain, shard: shardHex(ctx.shard), seqno: ctx.seqno },
-    in_msg: tx.inMsg ? messageRecord(boc, tx.inMsg) : null,
+    in_msg: tx.inMsg ? messageRecord(boc, tx.inMsg, ctx.memo) : null,
     // api-v3.md lists out messages by created_lt ascending: the out_msgs keys (0, 1, …) are creation order,
     // and each message took the next lt, so key order is that order.
-    out_msgs: tx.outMsgs.map((m) => messageRecord(boc, m)),
+    out_msgs: tx.outMsgs.map((m) => messageRecord(boc, m, ctx.memo)),
     account_state_before: stateOnlyHash(tx.stateUpdate.oldHash),
     account_state_after: stateOnlyHash(tx.stateUpdate.newHash),
     emulated: false,
