@@ -12,7 +12,7 @@ import { openBus, openSource, openStore, sourceName, topicNames, topicSpecs } fr
 import { createStoreCheckpoints } from '../services/follower/checkpoints.js';
 import { follow } from '../services/follower/follow.js';
 import { runDecodeStage } from '../services/indexer/decode.js';
-import { createStoreWriter } from '../services/indexer/sink.js';
+import { createStoreWriter, tableSchema } from '../services/indexer/sink.js';
 import { blockToRows } from '../services/indexer/to-rows.js';
 import { writeCorpus } from './corpus.js';
 import { machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
@@ -210,6 +210,7 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
         consumer,
         toRows: blockToRows,
         write: createStoreWriter({ store, logger }),
+        schema: await tableSchema(store),
         deadLetter: (msg, error) => deadLetter(producer, topics.rawBlocksDlq, msg, error),
         ...(config.mode === 'embedded' ? { checkpoints } : {}),
         onBatch: (b) => {

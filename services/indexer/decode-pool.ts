@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IncomingMessage } from '../../shared/bus/bus.js';
 import { NonRetryableError, RetryableError } from '../../shared/runtime/errors.js';
-import { type DecodedMessage, type ToRows, decodeMessage } from './decode-block-rows.js';
+import { type DecodedMessage, type TableSchema, type ToRows, decodeMessage } from './decode-block-rows.js';
 
 /**
  * Where the decode stage's blocks are decoded. Inline: on the stage's own thread. Pooled: in worker threads, so
@@ -75,10 +75,12 @@ interface Slot {
 }
 
 /**
- * Decodes in `workers` worker threads running `blockToRows` (decode-worker.ts), round robin. A worker that dies fails
- * its requests with a retryable error (the batch is redelivered) and is replaced on the next request.
+ * Decodes in `workers` worker threads running `blockToRows` (decode-worker.ts), round robin. With a `schema` the
+ * workers also encode each table's rows as TabSeparated and hand the bytes over: cloning row objects across threads
+ * costs more than encoding them (bench/RESULTS.md, ingest). A worker that dies fails its requests with a retryable
+ * error (the batch is redelivered) and is replaced on the next request.
  */
-export function createWorkerDecoder(workers: number = defaultDecodeWorkers()): BlockDecoder {
+export function createWorkerDecoder(workers: number = defaultDecodeWorkers(), schema?: TableSchema): BlockDecoder {
   if (!decodeWorkersAvailable()) {
     throw new NonRetryableError('DECODE_WORKERS_UNAVAILABLE', `decode workers need the compiled ${fileURLToPath(WORKER_URL)} (run from dist/)`);
   }
@@ -94,7 +96,7 @@ export function createWorkerDecoder(workers: number = defaultDecodeWorkers()): B
   };
 
   const start = (slot: Slot): Worker => {
-    const w = new Worker(WORKER_URL);
+    const w = new Worker(WORKER_URL, { workerData: { schema } });
     // Idle workers must not keep the process alive; close() ends them.
     w.unref();
     w.on('message', (reply: DecodeReply) => {

@@ -1,5 +1,5 @@
-import { parentPort } from 'node:worker_threads';
-import { decodeMessage } from './decode-block-rows.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { type TableSchema, decodeMessage } from './decode-block-rows.js';
 import type { DecodeReply, DecodeRequest } from './decode-pool.js';
 import { blockToRows } from './to-rows.js';
 
@@ -10,10 +10,21 @@ import { blockToRows } from './to-rows.js';
 const port = parentPort;
 if (!port) throw new Error('decode-worker.js runs as a worker thread (services/indexer/decode-pool.ts starts it)');
 
+const schema = (workerData as { schema?: TableSchema } | null)?.schema;
+
 port.on('message', (req: DecodeRequest) => {
   let reply: DecodeReply;
+  // Encoded bodies are moved to the stage's thread, not copied.
+  const transfer: ArrayBuffer[] = [];
   try {
-    reply = { id: req.id, ok: true, decoded: decodeMessage({ headers: req.headers, value: Buffer.from(req.value.buffer, req.value.byteOffset, req.value.byteLength) }, blockToRows) };
+    const value = Buffer.from(req.value.buffer, req.value.byteOffset, req.value.byteLength);
+    const decoded = decodeMessage({ headers: req.headers, value }, blockToRows, schema);
+    for (const chunk of Object.values(decoded.rows)) {
+      if (!Array.isArray(chunk) && chunk.body.byteOffset === 0 && chunk.body.byteLength === chunk.body.buffer.byteLength) {
+        transfer.push(chunk.body.buffer as ArrayBuffer);
+      }
+    }
+    reply = { id: req.id, ok: true, decoded };
   } catch (e) {
     const err = e as { name?: unknown; code?: unknown; message?: unknown; retryable?: unknown };
     reply = {
@@ -27,5 +38,5 @@ port.on('message', (req: DecodeRequest) => {
       },
     };
   }
-  port.postMessage(reply);
+  port.postMessage(reply, transfer);
 });

@@ -1,12 +1,19 @@
 import type { Batch, BatchContext, Consumer, IncomingMessage } from '../../shared/bus/bus.js';
 import { isRetryable } from '../../shared/runtime/errors.js';
 import type { CheckpointStore } from '../follower/follow.js';
-import type { DecodedMessage, ToRows } from './decode-block-rows.js';
+import type { EncodedRows } from '../../shared/store/tsv.js';
+import { type DecodedMessage, type TableSchema, type ToRows, chunkRows } from './decode-block-rows.js';
 import { type BlockDecoder, createInlineDecoder, createWorkerDecoder, decodeWorkersAvailable, defaultDecodeWorkers } from './decode-pool.js';
 import { blockToRows } from './to-rows.js';
 
+/** One table's rows of a chunk: row objects (decoded on the stage's thread) and TabSeparated parts (decode workers). */
+export interface TableRowsOf {
+  objects: object[];
+  encoded: EncodedRows[];
+}
+
 /** Rows per table, in the order they must be inserted. */
-export type TableRows = Map<string, object[]>;
+export type TableRows = Map<string, TableRowsOf>;
 
 export interface DecodeStageDeps {
   consumer: Consumer;
@@ -29,6 +36,11 @@ export interface DecodeStageDeps {
    * 0: decoding on the stage's thread, as tests running the TypeScript sources do.
    */
   decodeWorkers?: number;
+  /**
+   * Column types of the store's tables (Store.columnTypes): decode workers then encode rows as TabSeparated
+   * themselves. Without it they hand over row objects and the store encodes them.
+   */
+  schema?: TableSchema;
   onBatch?: (info: { blocks: number; transactions: number; deadLettered: number; ms: number }) => void;
 }
 
@@ -56,7 +68,7 @@ export async function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
     throw new Error('decode workers map blocks with blockToRows; a stage with another toRows must decode in its own thread (decodeWorkers: 0)');
   }
   const workers = deps.decodeWorkers ?? (deps.toRows === blockToRows && decodeWorkersAvailable() ? defaultDecodeWorkers() : 0);
-  const decoder = workers > 0 ? createWorkerDecoder(workers) : createInlineDecoder(deps.toRows);
+  const decoder = workers > 0 ? createWorkerDecoder(workers, deps.schema) : createInlineDecoder(deps.toRows);
   try {
     await deps.consumer.run((batch, ctx) => handleBatch(deps, batch, ctx, decoder));
   } finally {
@@ -118,12 +130,14 @@ export async function handleBatch(
       const decoded = outcome.decoded;
       if (decoded.checkpoint !== null) checkpoint = decoded.checkpoint;
       transactions += decoded.transactions;
-      for (const [table, tableRows] of Object.entries(decoded.rows)) {
-        if (tableRows.length === 0) continue;
+      for (const [table, chunk] of Object.entries(decoded.rows)) {
+        const n = chunkRows(chunk);
+        if (n === 0) continue;
         let list = rows.get(table);
-        if (!list) rows.set(table, (list = []));
-        for (const r of tableRows) list.push(r);
-        rowCount += tableRows.length;
+        if (!list) rows.set(table, (list = { objects: [], encoded: [] }));
+        if (Array.isArray(chunk)) for (const r of chunk) list.objects.push(r);
+        else list.encoded.push(chunk);
+        rowCount += n;
       }
       // The first chunk of a batch is smaller, so that the store has work soon after the batch arrives.
       if (rowCount >= (inflight ? flushRows : firstFlushRows)) await flush();

@@ -11,7 +11,7 @@ import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { blockToRows } from '../indexer/to-rows.js';
-import { createStoreWriter } from '../indexer/sink.js';
+import { createStoreWriter, tableSchema } from '../indexer/sink.js';
 import { gatewayConfigSchema, isGatewayConfig, startGateway } from '../gateway/main.js';
 
 export type Role = 'start' | 'follower' | 'indexer';
@@ -73,6 +73,11 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         consumer,
         toRows: blockToRows,
         write: createStoreWriter({ store, logger: log }),
+        // A store that cannot answer now only costs speed: without the schema the workers hand over row objects.
+        schema: await tableSchema(store).catch((err: unknown) => {
+          log.warn({ err }, 'table schema unavailable; decode workers will not pre-encode rows');
+          return undefined;
+        }),
         flushRows: config.batchMaxRows,
         deadLetter: async (msg, error) => {
           log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'block dead-lettered');

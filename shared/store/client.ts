@@ -15,6 +15,7 @@ import { type ChdbConnection, createChdbConnection } from 'chdb/connection';
 import { ConfigError, NonRetryableError } from '../runtime/errors.js';
 import { translateStoreError } from './errors.js';
 import type { QueryParams, Store, StoreConfig } from './store.js';
+import { type EncodedRows, IDENTIFIER, encodeRows, rowShape } from './tsv.js';
 
 /**
  * The store adapter: the only importer of @clickhouse/client and chdb (house style rule 4). Both modes drive the
@@ -47,7 +48,6 @@ const DEFAULT_INSERT_TIMEOUT_MS = 120_000;
 /** The server enforces max_execution_time; the HTTP request is abandoned a little later as a last resort. */
 const CLIENT_GRACE_MS = 2_000;
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Settings sent with every statement. In embedded mode they also reset what the previous statement set, because
@@ -159,17 +159,8 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     const columns = rowShape(rows);
     if (!columns) return { format: 'JSONEachRow' };
     const types = await tableColumns(table).catch(() => new Map<string, string>());
-    const encoders: FieldEncoder[] = [];
-    for (const c of columns) {
-      const type = types.get(c);
-      const enc = type === undefined ? null : fieldEncoder(type);
-      if (!enc) break;
-      encoders.push(enc);
-    }
-    if (encoders.length === columns.length) {
-      const text = tsvBody(rows, columns, encoders);
-      if (text !== null) return { format: 'TabSeparated', columns, types: columns.map((c) => types.get(c)!), bytes: Buffer.from(text, 'utf8') };
-    }
+    const encoded = encodeRows(rows, types);
+    if (encoded) return { format: 'TabSeparated', columns: encoded.columns, types: encoded.types, bytes: asBuffer(encoded.body) };
     return {
       format: 'JSONCompactEachRow',
       columns: columns.map((c) => `\`${c}\``) as [string, ...string[]],
@@ -203,6 +194,21 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
           abort_signal,
         });
       }, 'statement');
+    },
+    async insertEncoded(table: string, rows: EncodedRows): Promise<void> {
+      if (rows.rows === 0) return;
+      qualified(table);
+      const bad = rows.columns.filter((c) => !IDENTIFIER.test(c));
+      if (bad.length > 0 || rows.columns.length !== rows.types.length) {
+        throw new NonRetryableError('STORE_BAD_COLUMNS', `insert into ${table}: bad column list ${JSON.stringify(rows.columns)}`);
+      }
+      const body = asBuffer(rows.body);
+      await exec(`insert into ${table}`, insertTimeoutMs, (_prefix, clickhouse_settings, abort_signal) =>
+        backend.insertText(`${database}.${table}`, rows.columns, rows.types, body, clickhouse_settings, abort_signal),
+      'statement');
+    },
+    columnTypes(table: string): Promise<ReadonlyMap<string, string>> {
+      return tableColumns(table);
     },
     async query<T = Record<string, unknown>>(query: string, params?: QueryParams, qopts?: { timeoutMs?: number }): Promise<T[]> {
       return exec(`query ${summarize(query)}`, qopts?.timeoutMs ?? queryTimeoutMs, async (prefix, clickhouse_settings, abort_signal) => {
@@ -263,175 +269,9 @@ type InsertBody =
   | { format: 'JSONCompactEachRow'; columns: [string, ...string[]]; values: unknown[][] }
   | { format: 'TabSeparated'; columns: string[]; types: string[]; bytes: Buffer };
 
-/**
- * The keys of `rows` when every row has the same keys in the same order and each is a plain identifier (they become
- * the statement's column list); null otherwise.
- */
-function rowShape(rows: readonly object[]): string[] | null {
-  const columns = Object.keys(rows[0]!);
-  if (columns.length === 0 || !columns.every((c) => IDENTIFIER.test(c))) return null;
-  for (let i = 1; i < rows.length; i++) {
-    const keys = Object.keys(rows[i]!);
-    if (keys.length !== columns.length) return null;
-    for (let c = 0; c < keys.length; c++) if (keys[c] !== columns[c]) return null;
-  }
-  return columns;
-}
-
-/** A value that its column's text encoder cannot represent: the insert goes as JSON instead. */
-class EncodeMismatch extends Error {}
-
-/** One column's value → its TabSeparated field (top level) or its quoted form (inside arrays, maps, tuples). */
-type FieldEncoder = (v: unknown) => string;
-
-/** The TabSeparated text of `rows`, or null when a value does not fit its column's encoder. */
-function tsvBody(rows: readonly object[], columns: readonly string[], encoders: readonly FieldEncoder[]): string | null {
-  const lines: string[] = new Array(rows.length);
-  const fields: string[] = new Array(columns.length);
-  try {
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as Record<string, unknown>;
-      for (let c = 0; c < columns.length; c++) fields[c] = encoders[c]!(row[columns[c]!]);
-      lines[i] = fields.join('\t');
-    }
-  } catch (e) {
-    if (e instanceof EncodeMismatch) return null;
-    throw e;
-  }
-  return lines.join('\n') + '\n';
-}
-
-const encoderCache = new Map<string, FieldEncoder | null>();
-
-/**
- * The TabSeparated encoder of a ClickHouse column type, or null for a type this module does not encode (the insert
- * then goes as JSON). Covers what tonflow's tables use: integers, floats, decimals, Bool, String, FixedString, Enum,
- * and Nullable, LowCardinality, Array, Map and Tuple of those. Escaping follows ClickHouse's TabSeparated format:
- * a top-level string escapes backslash, tab, newline, CR and NUL; nested values use the quoted form (strings in
- * single quotes, NULL for null), which never contains a raw tab or newline.
- */
-function fieldEncoder(type: string): FieldEncoder | null {
-  let enc = encoderCache.get(type);
-  if (enc === undefined) {
-    enc = buildEncoder(type.trim(), false);
-    encoderCache.set(type, enc);
-  }
-  return enc;
-}
-
-const INTEGER_OR_FLOAT = /^(U?Int(8|16|32|64|128|256)|Float(32|64)|Decimal(32|64|128|256)?)$/;
-
-function buildEncoder(type: string, quoted: boolean): FieldEncoder | null {
-  const open = type.indexOf('(');
-  const name = open < 0 ? type : type.slice(0, open);
-  const inner = open < 0 ? '' : type.slice(open + 1, type.lastIndexOf(')'));
-  if (INTEGER_OR_FLOAT.test(name)) return encodeNumber;
-  switch (name) {
-    case 'String':
-    case 'FixedString':
-      return quoted ? encodeQuotedString : encodeTsvString;
-    case 'Enum8':
-    case 'Enum16':
-      return (v) => (typeof v === 'number' ? String(v) : quoted ? encodeQuotedString(v) : encodeTsvString(v));
-    case 'Bool':
-      return encodeBool;
-    case 'LowCardinality':
-      return buildEncoder(inner.trim(), quoted);
-    case 'Nullable': {
-      const e = buildEncoder(inner.trim(), quoted);
-      if (!e) return null;
-      const none = quoted ? 'NULL' : '\\N';
-      return (v) => (v === null || v === undefined ? none : e(v));
-    }
-    case 'Array': {
-      const e = buildEncoder(inner.trim(), true);
-      if (!e) return null;
-      return (v) => {
-        if (!Array.isArray(v)) throw new EncodeMismatch();
-        return `[${v.map(e).join(',')}]`;
-      };
-    }
-    case 'Map': {
-      const [k, val] = splitTopLevel(inner);
-      const ke = k === undefined ? null : buildEncoder(k, true);
-      const ve = val === undefined ? null : buildEncoder(val, true);
-      if (!ke || !ve) return null;
-      return (v) => {
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new EncodeMismatch();
-        return `{${Object.entries(v).map(([a, b]) => `${ke(a)}:${ve(b)}`).join(',')}}`;
-      };
-    }
-    case 'Tuple': {
-      const parts = splitTopLevel(inner).map((el) => {
-        const named = /^`?([A-Za-z_][A-Za-z0-9_]*)`?\s+(\S[\s\S]*)$/.exec(el);
-        return named ? { name: named[1]!, enc: buildEncoder(named[2]!, true) } : { name: null, enc: buildEncoder(el, true) };
-      });
-      if (parts.some((p) => !p.enc)) return null;
-      return (v) => {
-        if (Array.isArray(v)) {
-          if (v.length !== parts.length) throw new EncodeMismatch();
-          return `(${parts.map((p, i) => p.enc!(v[i])).join(',')})`;
-        }
-        if (typeof v !== 'object' || v === null || parts.some((p) => p.name === null)) throw new EncodeMismatch();
-        const o = v as Record<string, unknown>;
-        return `(${parts.map((p) => p.enc!(o[p.name!])).join(',')})`;
-      };
-    }
-    default:
-      return null;
-  }
-}
-
-/** Splits `a, b(c, d), 'e,f'` at its top-level commas. */
-function splitTopLevel(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = false;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === "'") quote = false;
-    } else if (ch === "'") quote = true;
-    else if (ch === '(') depth++;
-    else if (ch === ')') depth--;
-    else if (ch === ',' && depth === 0) {
-      out.push(s.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  const last = s.slice(start).trim();
-  if (last !== '') out.push(last);
-  return out;
-}
-
-function encodeNumber(v: unknown): string {
-  if (typeof v === 'string' || typeof v === 'bigint' || (typeof v === 'number' && Number.isFinite(v))) return String(v);
-  throw new EncodeMismatch();
-}
-
-function encodeBool(v: unknown): string {
-  if (v === true) return 'true';
-  if (v === false) return 'false';
-  throw new EncodeMismatch();
-}
-
-const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
-const TSV_SPECIAL = /[\\\t\n\r\0]/;
-const TSV_SPECIAL_ALL = /[\\\t\n\r\0]/g;
-
-function encodeTsvString(v: unknown): string {
-  if (typeof v !== 'string') throw new EncodeMismatch();
-  return TSV_SPECIAL.test(v) ? v.replace(TSV_SPECIAL_ALL, (c) => TSV_ESCAPES[c]!) : v;
-}
-
-const QUOTED_ESCAPES: Record<string, string> = { ...TSV_ESCAPES, "'": "\\'" };
-const QUOTED_SPECIAL_ALL = /[\\'\t\n\r\0]/g;
-
-function encodeQuotedString(v: unknown): string {
-  if (typeof v !== 'string') throw new EncodeMismatch();
-  return `'${v.replace(QUOTED_SPECIAL_ALL, (c) => QUOTED_ESCAPES[c]!)}'`;
+/** A Buffer over the same bytes (no copy). */
+function asBuffer(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** First words of a statement, for error messages and logs (never the bound values: they are not in the text). */

@@ -7,6 +7,8 @@
  * chdb's default differs from the server's.
  */
 
+import type { EncodedRows } from './tsv.js';
+
 export type QueryParams = Record<string, unknown>;
 
 export interface Store {
@@ -14,6 +16,13 @@ export interface Store {
   command(query: string, params?: QueryParams): Promise<void>;
   /** Inserts rows (JSONEachRow) into `table`; resolves when ClickHouse acknowledged them. */
   insert(table: string, rows: readonly object[]): Promise<void>;
+  /**
+   * Inserts rows already encoded as TabSeparated (tsv.ts `encodeRows`, against {@link columnTypes}); resolves when
+   * ClickHouse acknowledged them. What a decode worker produces: no row objects cross threads.
+   */
+  insertEncoded(table: string, rows: EncodedRows): Promise<void>;
+  /** Column name → ClickHouse type of `table` (looked up once, again after any `command`). */
+  columnTypes(table: string): Promise<ReadonlyMap<string, string>>;
   /** Runs a SELECT with bound parameters and returns the rows. */
   query<T = Record<string, unknown>>(query: string, params?: QueryParams, opts?: { timeoutMs?: number }): Promise<T[]>;
   /** The database this store works in. */

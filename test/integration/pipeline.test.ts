@@ -10,7 +10,9 @@ import { createStoreCheckpoints } from '../../services/follower/checkpoints.js';
 import { follow } from '../../services/follower/follow.js';
 import { runDecodeStage } from '../../services/indexer/decode.js';
 import { createInlineDecoder } from '../../services/indexer/decode-pool.js';
-import { createStoreWriter } from '../../services/indexer/sink.js';
+import { createStoreWriter, tableSchema } from '../../services/indexer/sink.js';
+import type { TableRows } from '../../services/indexer/decode.js';
+import { type EncodedRows, encodeRows } from '../../shared/store/tsv.js';
 import { STORE_TABLES } from '../../services/indexer/rows.js';
 import { blockToRows } from '../../services/indexer/to-rows.js';
 import { HEADER_ERROR_CODE, HEADER_SOURCE_OFFSET, HEADER_SOURCE_TOPIC, type Batch, type Bus, type Consumer, type IncomingMessage } from '../../shared/bus/bus.js';
@@ -314,12 +316,20 @@ function refusingStore(real: Store): Store & { failing: boolean; refused: number
     command: (q: string, p?: Record<string, unknown>) => real.command(q, p),
     query: <T,>(q: string, p?: Record<string, unknown>, o?: { timeoutMs?: number }) => real.query<T>(q, p, o),
     close: () => real.close(),
+    columnTypes: (table: string) => real.columnTypes(table),
     async insert(table: string, rows: readonly object[]) {
       if (s.failing) {
         s.refused++;
         throw new UpstreamUnavailableError('STORE_UNAVAILABLE', `insert into ${table}: injected outage (attempt ${s.refused})`);
       }
       await real.insert(table, rows);
+    },
+    async insertEncoded(table: string, rows: EncodedRows) {
+      if (s.failing) {
+        s.refused++;
+        throw new UpstreamUnavailableError('STORE_UNAVAILABLE', `insert into ${table}: injected outage (attempt ${s.refused})`);
+      }
+      await real.insertEncoded(table, rows);
     },
   };
   return s;
@@ -509,6 +519,35 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
     const viaWorkers = await Promise.all(messages.map((m) => decoder.decode(m)));
     for (let i = 0; i < messages.length; i++) expect(viaWorkers[i]).toEqual(await inline.decode(messages[i]!));
     expect(viaWorkers.reduce((n, d) => n + d.transactions, 0)).toBe(1270);
+
+    // With the store's column types the workers send each table's rows as TabSeparated bytes instead: exactly what
+    // the store would have encoded from the thread's row objects.
+    const store = await openStore(testConfig({ source: BLOCKS_DIR, database: `test_workers_${Date.now()}` }), capturingLogger([]));
+    onTestFinished(() => store.close());
+    await migrate(store);
+    const schema = await tableSchema(store);
+    const encoding = pool.createWorkerDecoder(1, schema);
+    onTestFinished(() => encoding.close());
+    let encodedTables = 0;
+    const chunk: TableRows = new Map();
+    for (const m of messages) {
+      const [got, objects] = await Promise.all([encoding.decode(m), inline.decode(m)]);
+      for (const [table, rows] of Object.entries(objects.rows)) {
+        const expected = Array.isArray(rows) ? encodeRows(rows, schema.get(table)!) : rows;
+        expect(got.rows[table], table).toEqual(expected ?? rows);
+        if (expected) encodedTables++;
+      }
+      for (const [table, rows] of Object.entries(got.rows)) {
+        const list = chunk.get(table) ?? { objects: [], encoded: [] };
+        if (Array.isArray(rows)) list.objects.push(...rows);
+        else list.encoded.push(rows);
+        chunk.set(table, list);
+      }
+    }
+    expect(encodedTables).toBeGreaterThan(14 * 3);
+    // The stage's writer stores the encoded parts of all 14 blocks (one insert per table).
+    await createStoreWriter({ store, logger: capturingLogger([]) })(chunk, new AbortController().signal);
+    await expectFixtureBlocksStored(store);
 
     const bad = corruptBlock(readFixture(`blocks/${CORRUPT_SET[1]}`));
     const poison: IncomingMessage = { ...messages.find((m) => m.headers['x-block-id'] === '0:8000000000000000:34703989')!, value: bad };

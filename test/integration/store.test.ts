@@ -8,6 +8,7 @@ import { createStore, describeTarget, serverClientOptions } from '../../shared/s
 import { StoreQueryError, StoreUnavailableError, translateStoreError } from '../../shared/store/errors.js';
 import { defaultMigrationsDir, loadMigrations, migrate, splitStatements } from '../../shared/store/migrate.js';
 import type { Store } from '../../shared/store/store.js';
+import { encodeRows } from '../../shared/store/tsv.js';
 import { parseBlock, toRecords } from '../../shared/ton/decode-block.js';
 import type { V3Message } from '../../shared/ton/records/message.js';
 import type { V3Transaction } from '../../shared/ton/records/transaction.js';
@@ -387,6 +388,37 @@ function storeSuite(target: Target): void {
       { a: latest.account },
     );
     expect(l).toEqual({ balance: latest.balance, last_trans_lt: latest.last_trans_lt });
+  });
+
+  it('rows encoded beforehand (insertEncoded, as decode workers send them) are stored exactly like row objects', async () => {
+    const plain = await open(`test_store_obj_${target.kind}_${runId}`);
+    const other = await open(`test_store_enc_${target.kind}_${runId}`);
+    try {
+      await migrate(plain);
+      await migrate(other);
+      await insertAll(plain, rows);
+      for (const t of TABLES) {
+        if (rows[t].length === 0) continue;
+        const encoded = encodeRows(rows[t], await other.columnTypes(t));
+        expect(encoded, `${t} encodes as TabSeparated`).not.toBeNull();
+        await other.insertEncoded(t, encoded!);
+      }
+      for (const t of TABLES) {
+        const sql = `SELECT * FROM ${t} FINAL ORDER BY ALL`;
+        const [a, b] = await Promise.all([plain.query(sql), other.query(sql)]);
+        expect(b.length, t).toBe(distinctCount(t, rows));
+        expect(b, t).toEqual(a);
+      }
+      const bad = { columns: ['hash; DROP'], types: ['String'], body: Buffer.from('x\n'), rows: 1 };
+      const err = await other.insertEncoded('transactions', bad).catch((e: unknown) => e);
+      expect(isRetryable(err)).toBe(false);
+      expect((err as Error).message).toMatch(/bad column list/);
+    } finally {
+      for (const s of [plain, other]) {
+        await s.command(`DROP DATABASE IF EXISTS ${s.database}`);
+        await s.close();
+      }
+    }
   });
 
   it('refuses to run when an applied migration file changed', async () => {

@@ -685,7 +685,7 @@ export class CellHasher {
    * writes hashes, depths, lower hashes and hashed flags back into `t`. Cells already hashed are skipped; the
    * caller checks Merkle cells' stored hashes afterwards.
    */
-  run(t: CellTable, order: Int32Array, starts: Int32Array, maxHeight: number): RunResult {
+  run(t: CellTable, order: Int32Array, starts: Int32Array, maxHeight: number, anyHashed: boolean): RunResult {
     const count = t.d1.length;
     const slots = t.lowDepths.length / 3;
     let p = DYNAMIC_BASE;
@@ -720,11 +720,16 @@ export class CellHasher {
     new Uint32Array(buf, layout.dataOff, count).set(t.dataOff);
     new Int32Array(buf, layout.refs, count * 4).set(t.refs);
     new Int32Array(buf, layout.lowSlot, count).set(t.lowSlot);
-    u8.set(t.hashed, layout.hashed);
-    u8.set(t.hashes, layout.hashes);
-    new Uint16Array(buf, layout.depths, count).set(t.depths);
-    u8.set(t.lowHashes, layout.lowHashes);
-    new Uint16Array(buf, layout.lowDepths, slots * 3).set(t.lowDepths);
+    if (anyHashed) {
+      // Children outside the batch may be hashed already: their hashes are inputs.
+      u8.set(t.hashed, layout.hashed);
+      u8.set(t.hashes, layout.hashes);
+      new Uint16Array(buf, layout.depths, count).set(t.depths);
+      u8.set(t.lowHashes, layout.lowHashes);
+      new Uint16Array(buf, layout.lowDepths, slots * 3).set(t.lowDepths);
+    } else {
+      u8.fill(0, layout.hashed, layout.hashed + count);
+    }
     new Int32Array(buf, layout.order, order.length).set(order);
     new Int32Array(buf, layout.starts, starts.length).set(starts);
     const params = new Int32Array(buf, PARAMS, PARAM_COUNT);
@@ -747,12 +752,41 @@ export class CellHasher {
     new Int32Array(buf, FILL, MAX_BLOCKS + 1).fill(0);
     const failed = this.exports.cells();
     if (failed >= 0) return { ok: false, cell: failed, depth: params[P.errorDepth]! };
-    t.hashed.set(u8.subarray(layout.hashed, layout.hashed + count));
-    t.hashes.set(u8.subarray(layout.hashes, layout.hashes + count * 32));
-    t.depths.set(new Uint16Array(buf, layout.depths, count));
-    t.lowHashes.set(u8.subarray(layout.lowHashes, layout.lowHashes + slots * 96));
-    t.lowDepths.set(new Uint16Array(buf, layout.lowDepths, slots * 3));
+    if (order.length * 4 >= count) {
+      t.hashed.set(u8.subarray(layout.hashed, layout.hashed + count));
+      t.hashes.set(u8.subarray(layout.hashes, layout.hashes + count * 32));
+      t.depths.set(new Uint16Array(buf, layout.depths, count));
+      t.lowHashes.set(u8.subarray(layout.lowHashes, layout.lowHashes + slots * 96));
+      t.lowDepths.set(new Uint16Array(buf, layout.lowDepths, slots * 3));
+    } else {
+      // A small batch in a large bag (a block's transactions when the root hash is known): only its cells.
+      copyBack(t, buf, layout, order);
+    }
     return { ok: true };
+  }
+}
+
+/** Copies the results for the cells of `order` from the module's memory into `t`, eight words per hash. */
+function copyBack(t: CellTable, buf: ArrayBuffer, layout: { hashed: number; hashes: number; depths: number; lowHashes: number; lowDepths: number }, order: Int32Array): void {
+  const count = t.d1.length;
+  const slots = t.lowDepths.length / 3;
+  const hashed = new Uint8Array(buf, layout.hashed, count);
+  const hashes = new Int32Array(buf, layout.hashes, count * 8);
+  const depths = new Uint16Array(buf, layout.depths, count);
+  const low = new Int32Array(buf, layout.lowHashes, slots * 24);
+  const lowDepths = new Uint16Array(buf, layout.lowDepths, slots * 3);
+  const outHashes = new Int32Array(t.hashes.buffer, t.hashes.byteOffset, count * 8);
+  const outLow = new Int32Array(t.lowHashes.buffer, t.lowHashes.byteOffset, slots * 24);
+  for (let k = 0; k < order.length; k++) {
+    const c = order[k]!;
+    t.hashed[c] = hashed[c]!;
+    t.depths[c] = depths[c]!;
+    for (let w = c * 8, end = w + 8; w < end; w++) outHashes[w] = hashes[w]!;
+    if (t.d1[c]! >> 5 !== 0) {
+      const slot = t.lowSlot[c]!;
+      for (let w = slot * 24, end = w + 24; w < end; w++) outLow[w] = low[w]!;
+      for (let d = slot * 3; d < slot * 3 + 3; d++) t.lowDepths[d] = lowDepths[d]!;
+    }
   }
 }
 

@@ -38,6 +38,8 @@ export class Boc {
   /** Slot of each cell with a non-zero level mask in lowHashes/lowDepths (assigned while parsing). */
   private readonly lowSlot: Int32Array;
   private lowSlots = 0;
+  /** False until a first cell is hashed: a first batch then needs no earlier hashes as inputs. */
+  private anyHashed = false;
   private readonly scratch = new Uint8Array(paddedLength(2 + 128 + 4 * 2 + 4 * 32));
   /*
    * DataViews for building hash inputs four bytes at a time (cell data and hashes sit at any byte offset, which
@@ -420,8 +422,10 @@ export class Boc {
       order,
       start,
       maxHeight,
+      this.anyHashed,
     );
     if (!result.ok) throw depthError(result.cell, result.depth, this.dataOff[result.cell]!);
+    this.anyHashed = true;
     try {
       for (let k = 0; k < n; k++) {
         const cell = order[k]!;
@@ -500,6 +504,7 @@ export class Boc {
       const len = this.writeSimpleInput(cell, this.scratchView, 0);
       sha256Into(buf, len, this.hashes, cell * 32, this.schedule);
       this.hashed[cell] = 1;
+      this.anyHashed = true;
       return;
     }
     const mask = d1 >> 5;
@@ -517,6 +522,7 @@ export class Boc {
       else sha256Into(buf, len, low, (slot * 3 + hi) * 32, this.schedule);
     }
     this.hashed[cell] = 1;
+    this.anyHashed = true;
   }
 
   private ensureLow(): Uint8Array {
