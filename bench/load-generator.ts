@@ -1,0 +1,120 @@
+import http from 'node:http';
+
+/**
+ * Open-loop HTTP load at a fixed rate, run as a child process of `bench api` (its own event loop and CPU time).
+ * Reads a {@link LoadSpec} as JSON on stdin and writes a {@link LoadOutput} as JSON on stdout.
+ *
+ * Request i is due at start + i / rate, whatever happened to the ones before (the schedule never waits for
+ * answers), and its latency runs from that due time, not from when it was actually sent: a generator or server
+ * that falls behind shows up in the latencies instead of silently lowering the rate (coordinated omission, as
+ * wrk2 measures it). Requests go out evenly spaced over keep-alive connections, opened as concurrency needs, up to
+ * `connections`. Why not autocannon's `overallRate`: it paces each of its connections separately and the requests
+ * leave in bursts; against a handler that only returns a constant string it measured p99 78-124 ms at 500 req/s
+ * over 64 connections on this machine, where evenly spaced requests measure 3-4 ms (bench/RESULTS.md, api).
+ */
+
+export interface LoadSpec {
+  url: string;
+  /** Paths drawn at random, one per request. */
+  paths: string[];
+  rate: number;
+  seconds: number;
+  /** Most requests in flight (keep-alive sockets). */
+  connections: number;
+}
+
+export interface LoadOutput {
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+const TIMEOUT_MS = 10_000;
+
+export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
+  const target = new URL(spec.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
+  const interval = 1000 / spec.rate;
+  const total = Math.max(1, Math.round(spec.rate * spec.seconds));
+  const latencies: number[] = [];
+  let sent = 0;
+  let settled = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  const start = performance.now() + 10;
+  let lastDone = start;
+
+  return new Promise((resolve) => {
+    const finish = (): void => {
+      agent.destroy();
+      latencies.sort((a, b) => a - b);
+      const q = (p: number): number => (latencies.length === 0 ? 0 : round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!));
+      resolve({
+        requests: latencies.length,
+        rps: latencies.length / ((lastDone - start) / 1000),
+        p50: q(0.5),
+        p90: q(0.9),
+        p99: q(0.99),
+        max: latencies.length === 0 ? 0 : round(latencies[latencies.length - 1]!),
+        non2xx,
+        errors,
+        timeouts,
+      });
+    };
+    const settle = (): void => {
+      lastDone = performance.now();
+      if (++settled === total) finish();
+    };
+    const fire = (due: number): void => {
+      const path = spec.paths[Math.floor(Math.random() * spec.paths.length)]!;
+      let timedOut = false;
+      const req = http.get({ agent, host: target.hostname, port: target.port, path, timeout: TIMEOUT_MS }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) non2xx++;
+          latencies.push(performance.now() - due);
+          settle();
+        });
+      });
+      req.on('timeout', () => {
+        timeouts++;
+        timedOut = true;
+        req.destroy(new Error('timeout'));
+      });
+      req.on('error', () => {
+        if (!timedOut) errors++;
+        settle();
+      });
+    };
+    const tick = (): void => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) {
+        fire(start + sent * interval);
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, Math.min(1, start + sent * interval - performance.now())));
+    };
+    setTimeout(tick, 10);
+  });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+/** As a child process: spec on stdin, result on stdout. */
+async function main(): Promise<void> {
+  let input = '';
+  for await (const chunk of process.stdin) input += String(chunk);
+  const out = await runLoadHere(JSON.parse(input) as LoadSpec);
+  process.stdout.write(JSON.stringify(out));
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) await main();
