@@ -354,7 +354,7 @@ ${runRow('embedded: in-process bus, chdb', e)}
 ${k ? runRow('Kafka: broker + kafkajs, chdb', k) : `| Kafka | not run: ${(r.kafka as { skipped: string }).skipped} | ${KAFKA_TARGET} | — | — | — | — | — | — |`}
 
 Every run stored all of it: ${e.stored_final} transactions under FINAL embedded${k ? `, ${k.stored_final} through Kafka` : ''}.
-The machine has ${os.cpus().length} cores for everything: the decode worker thread, the stage's own thread (bus, rows → TabSeparated), ClickHouse's insert and merge threads${k ? ', the Kafka client, and the broker (its CPU is not in the column)' : ''}; a load average above ${os.cpus().length} at the start means other processes were competing for them.
+The machine has ${os.cpus().length} cores for everything: the decode worker thread (decode, rows, rows → TabSeparated bytes), the stage's own thread (bus, inserts), ClickHouse's insert and merge threads${k ? ', the Kafka client, and the broker (its CPU is not in the column)' : ''}; a load average above ${os.cpus().length} at the start means other processes were competing for them.
 
 Bytes on disk after OPTIMIZE FINAL (\`system.parts\`, every table the decode stage writes): **${e.bytes_per_tx} bytes per transaction** for the corpus, **${r.real.bytes_per_tx} bytes per transaction** for the ${r.real.blocks} real fixture blocks (${r.real.transactions} transactions) through the same embedded pipeline.
 The two bound the real figure: the copies repeat every column value of their originals but hashes and lts, which ZSTD compresses far better than real data, and share bodies and states outright; the fixture blocks are real but few, so their parts carry fixed per-part overhead and give ZSTD little to work with.

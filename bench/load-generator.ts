@@ -36,6 +36,8 @@ export interface LoadOutput {
 }
 
 const TIMEOUT_MS = 10_000;
+/** After the last request is due, how long answers are still waited for. */
+const GRACE_MS = 2_000;
 
 export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
   const target = new URL(spec.url);
@@ -52,13 +54,27 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
   let lastDone = start;
 
   return new Promise((resolve) => {
+    // Requests still unanswered when the run ends (a server slower than the rate falls behind by more and more):
+    // cut off and counted as timeouts, with their wait so far as latency, a lower bound.
+    const pending = new Map<http.ClientRequest, number>();
+    let finished = false;
     const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(deadline);
+      const now = performance.now();
+      for (const [req, due] of pending) {
+        latencies.push(now - due);
+        timeouts++;
+        req.destroy();
+      }
+      pending.clear();
       agent.destroy();
       latencies.sort((a, b) => a - b);
       const q = (p: number): number => (latencies.length === 0 ? 0 : round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!));
       resolve({
-        requests: latencies.length,
-        rps: latencies.length / ((lastDone - start) / 1000),
+        requests: settled,
+        rps: settled / (Math.max(lastDone - start, spec.seconds * 1000) / 1000),
         p50: q(0.5),
         p90: q(0.9),
         p99: q(0.99),
@@ -68,29 +84,35 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
         timeouts,
       });
     };
-    const settle = (): void => {
+    const settle = (req: http.ClientRequest): void => {
+      if (finished || !pending.delete(req)) return;
       lastDone = performance.now();
       if (++settled === total) finish();
     };
+    const deadline = setTimeout(finish, 10 + spec.seconds * 1000 + GRACE_MS);
     const fire = (due: number): void => {
       const path = spec.paths[Math.floor(Math.random() * spec.paths.length)]!;
       let timedOut = false;
       const req = http.get({ agent, host: target.hostname, port: target.port, path, timeout: TIMEOUT_MS }, (res) => {
         res.resume();
         res.on('end', () => {
+          if (finished) return;
           if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) non2xx++;
           latencies.push(performance.now() - due);
-          settle();
+          settle(req);
         });
       });
+      pending.set(req, due);
       req.on('timeout', () => {
+        if (finished) return;
         timeouts++;
         timedOut = true;
         req.destroy(new Error('timeout'));
       });
       req.on('error', () => {
+        if (finished) return;
         if (!timedOut) errors++;
-        settle();
+        settle(req);
       });
     };
     const tick = (): void => {
@@ -99,7 +121,7 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
         fire(start + sent * interval);
         sent++;
       }
-      if (sent < total) setTimeout(tick, Math.max(0, Math.min(1, start + sent * interval - performance.now())));
+      if (sent < total && !finished) setTimeout(tick, Math.max(0, Math.min(1, start + sent * interval - performance.now())));
     };
     setTimeout(tick, 10);
   });
