@@ -17,6 +17,8 @@ const failingStore: Store = {
   database: 'none',
   command: () => Promise.reject(new Error('no store in this test')),
   insert: () => Promise.reject(new Error('no store in this test')),
+  insertEncoded: () => Promise.reject(new Error('no store in this test')),
+  columnTypes: () => Promise.reject(new Error('no store in this test')),
   query: () => Promise.reject(new Error('no store in this test')),
   close: () => Promise.resolve(),
 };

@@ -138,6 +138,8 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       database: store.database,
       command: (sql, params) => store.command(sql, params),
       insert: (table, rows) => store.insert(table, rows),
+      insertEncoded: (table, rows) => store.insertEncoded(table, rows),
+      columnTypes: (table) => store.columnTypes(table),
       query: (sql, params, opts) => {
         recorded.push({ sql, params });
         return store.query(sql, params, opts);

@@ -1,0 +1,52 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { runLoadHere } from '../bench/load-generator.js';
+
+/** A local server whose handler holds the event loop for `blockMs` per request (0: answers at once). */
+async function server(blockMs: number, status = 200): Promise<{ url: string; seen: string[] }> {
+  const seen: string[] = [];
+  const s = http.createServer((req, res) => {
+    seen.push(req.url ?? '');
+    const until = Date.now() + blockMs;
+    while (Date.now() < until);
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  onTestFinished(() => new Promise<void>((r) => s.close(() => r())));
+  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, seen };
+}
+
+describe('bench/load-generator.ts (the api benchmark\'s open-loop load)', () => {
+  it('sends rate × seconds requests over the given paths, evenly spaced, and reports their latencies', async () => {
+    const { url, seen } = await server(0);
+    const out = await runLoadHere({ url, paths: ['/a', '/b?x=1'], rate: 200, seconds: 1, connections: 8 });
+    expect(out.requests).toBe(200);
+    expect(seen).toHaveLength(200);
+    expect(new Set(seen)).toEqual(new Set(['/a', '/b?x=1']));
+    expect(out.non2xx + out.errors + out.timeouts).toBe(0);
+    expect(out.p50).toBeLessThanOrEqual(out.p99);
+    expect(out.p99).toBeLessThanOrEqual(out.max);
+    expect(out.rps).toBeGreaterThan(150);
+    expect(out.rps).toBeLessThanOrEqual(201);
+  });
+
+  it('a server slower than the rate: latency counts from the due time, and what is unanswered at the end is cut off', async () => {
+    // 25 ms per request on one event loop: at most 40 answers a second against 200 due.
+    const { url } = await server(25);
+    const out = await runLoadHere({ url, paths: ['/slow'], rate: 200, seconds: 1, connections: 8 });
+    expect(out.requests).toBeLessThan(200);
+    expect(out.timeouts).toBe(200 - out.requests);
+    // The last requests were due ~1 s before the cut-off (1 s run + 2 s grace): their wait is in the distribution.
+    expect(out.max).toBeGreaterThan(1500);
+    expect(out.p99).toBeGreaterThan(1000);
+  });
+
+  it('counts answers outside 2xx', async () => {
+    const { url } = await server(0, 503);
+    const out = await runLoadHere({ url, paths: ['/'], rate: 100, seconds: 0.5, connections: 4 });
+    expect(out.requests).toBe(50);
+    expect(out.non2xx).toBe(50);
+  });
+});
