@@ -156,11 +156,11 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
    * keep every input ClickHouse accepts accepted, and every error its own.
    */
   async function encodeInsert(table: string, rows: readonly object[]): Promise<InsertBody> {
-    const columns = rowShape(rows);
-    if (!columns) return { format: 'JSONEachRow' };
     const types = await tableColumns(table).catch(() => new Map<string, string>());
     const encoded = encodeRows(rows, types);
     if (encoded) return { format: 'TabSeparated', columns: encoded.columns, types: encoded.types, bytes: asBuffer(encoded.body) };
+    const columns = rowShape(rows);
+    if (!columns) return { format: 'JSONEachRow' };
     return {
       format: 'JSONCompactEachRow',
       columns: columns.map((c) => `\`${c}\``) as [string, ...string[]],

@@ -1,3 +1,4 @@
+import { popcount } from './levels.js';
 import type { Boc } from './reader.js';
 import { paddedLength, sha256Into } from './sha256.js';
 import type { Slice } from './slice.js';
@@ -106,12 +107,6 @@ export class BuiltCell {
  * uses overlap. (node:crypto costs about a microsecond per call on these short inputs, several times more.)
  */
 const schedule = new Int32Array(64);
-
-function popcount(x: number): number {
-  let n = 0;
-  for (; x; x >>>= 1) n += x & 1;
-  return n;
-}
 
 function nodeHashAt(boc: Boc, node: CellNode, level: number): Uint8Array {
   return typeof node === 'number' ? boc.hashAt(node, level) : node.hashAt(level);

@@ -18,7 +18,8 @@
  */
 
 import { SHA256_K } from './sha256.js';
-import { Code, I32, K_BYTES, OP, SIMD, hashBody, name, section, sleb, uleb } from './sha256-multi.js';
+import { MAX_DEPTH, levelOf, popcount } from './levels.js';
+import { Code, I32, K_BYTES, OP, SIMD, hashBody, name, section, sleb, uleb, wasmApi } from './sha256-multi.js';
 
 /** Messages per queue (one queue per block count 1..5). */
 const QUEUE = 256;
@@ -72,9 +73,6 @@ const PARAM_COUNT = 16;
 /** Where a run's arrays start. */
 export const DYNAMIC_BASE = (PARAMS + PARAM_COUNT * 4 + 63) & ~63;
 
-/** Maximum cell depth the TVM allows (crypto/vm/cells/CellTraits.h `max_depth`); also in reader.ts. */
-const MAX_DEPTH = 1024;
-
 // More opcodes than the SHA kernel needs (WebAssembly core spec §5.4).
 const O = {
   if: 0x04,
@@ -116,11 +114,14 @@ const EMPTY = 0x40;
 class Fn extends Code {
   private readonly names = new Map<string, number>();
   private count: number;
+  /** Index of the first local after the parameters (the locals header declares the rest). */
+  private readonly firstLocal: number;
 
   constructor(params: string[], locals: string[]) {
     super();
     params.forEach((p, i) => this.names.set(p, i));
     this.count = params.length;
+    this.firstLocal = params.length;
     for (const l of locals) this.names.set(l, this.count++);
   }
 
@@ -262,8 +263,6 @@ class Fn extends Code {
     out.push(I32);
     return out;
   }
-
-  firstLocal = 0;
 }
 
 // Function indices.
@@ -279,7 +278,6 @@ const F_CELLS = 4;
  */
 function flushBody(): Fn {
   const f = new Fn(['b'], ['n', 'k', 'tag', 'src', 'dst', 'tagAt']);
-  f.firstLocal = 1;
   f.c(FILL).g('b').c(2).o(O.i32Shl, O.i32Add).load32().s('n');
   // hash(queue, stride = 64·b, blocks = b, groups = ⌈n/4⌉, out)
   f.c(QBASE_TABLE).g('b').c(2).o(O.i32Shl, O.i32Add).load32();
@@ -339,7 +337,6 @@ function pushBody(): Fn {
       'chi', 'cd', 'depth', 'src', 'dst', 'dataLen', 'useData', 'childLevel', 'hq', 'li', 'end', 'isMerkle', 'last',
     ],
   );
-  f.firstLocal = 2;
   f.p(P.d1).g('cell').o(O.i32Add).load8().s('d1');
   f.g('d1').c(7).o(O.i32And).s('refCount');
   f.g('d1').c(5).o(O.i32ShrU).s('mask');
@@ -460,7 +457,6 @@ function pushBody(): Fn {
  */
 function cellsBody(): Fn {
   const f = new Fn([], ['h', 'maxH', 'k', 'kEnd', 'cell', 'd1', 'off', 'mcount', 'keep', 'hi', 'j', 'last', 'src', 'dst', 'slot', 'x']);
-  f.firstLocal = 0;
   f.p(P.maxHeight).s('maxH');
   f.c(0).s('h');
   f.while(
@@ -546,17 +542,6 @@ function cellsBody(): Fn {
   return f;
 }
 
-/** levelOf(mask, hi): 0, then one more than each set bit of the mask, in order. */
-function levelOf(mask: number, hi: number): number {
-  let level = 0;
-  for (let seen = 0; seen < hi; level++) if ((mask >> level) & 1) seen++;
-  return level;
-}
-
-function popcount3(x: number): number {
-  return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1);
-}
-
 /** The module: functions hash, flush, push, flushAll, cells (the last exported) and a growable memory. */
 export function cellHasherWasm(pages: number): Uint8Array {
   const out = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -594,12 +579,12 @@ export function cellHasherWasm(pages: number): Uint8Array {
   const qbase: number[] = [];
   for (let b = 0; b <= MAX_BLOCKS; b++) qbase.push(...le32(QUEUE_BASE[b]!));
   const levels: number[] = [];
-  for (let mask = 0; mask < 8; mask++) for (let hi = 0; hi < 4; hi++) levels.push(hi <= popcount3(mask) ? levelOf(mask, hi) : 0);
+  for (let mask = 0; mask < 8; mask++) for (let hi = 0; hi < 4; hi++) levels.push(hi <= popcount(mask) ? levelOf(mask, hi) : 0);
   const lows: number[] = [];
   for (let mask = 0; mask < 8; mask++) {
     for (let level = 0; level < 5; level++) {
-      const hi = popcount3(mask & ((1 << level) - 1));
-      lows.push(mask === 0 || hi >= popcount3(mask) ? 0xff : hi);
+      const hi = popcount(mask & ((1 << level) - 1));
+      lows.push(mask === 0 || hi >= popcount(mask) ? 0xff : hi);
     }
   }
   const segments: Array<[number, number[]]> = [
@@ -616,12 +601,6 @@ export function cellHasherWasm(pages: number): Uint8Array {
 
 function le32(v: number): number[] {
   return [v & 255, (v >>> 8) & 255, (v >>> 16) & 255, v >>> 24];
-}
-
-/** The part of the WebAssembly JS API used here (tsconfig's lib has no WebAssembly declarations). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: Record<string, unknown> };
 }
 
 /** What a run reads and fills: a bag's cell table and hash state (reader.ts `Boc` passes its own arrays). */
@@ -671,7 +650,7 @@ export class CellHasher {
   /** A new instance, or null when this runtime has no WebAssembly SIMD. */
   static create(): CellHasher | null {
     try {
-      const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+      const api = wasmApi();
       if (!api) return null;
       const instance = new api.Instance(new api.Module(cellHasherWasm(Math.ceil(DYNAMIC_BASE / 65536) + 1)));
       return new CellHasher(instance.exports as unknown as HasherExports);

@@ -1,6 +1,7 @@
 import { type DecodeError, bocError } from '../errors.js';
 import { crc32c } from './crc32c.js';
 import { CellHasher } from './cell-hasher.js';
+import { MAX_DEPTH, levelOf, popcount } from './levels.js';
 import { paddedLength, sha256Into } from './sha256.js';
 
 /**
@@ -654,13 +655,6 @@ function dataLength(d2: number): number {
   return (d2 >> 1) + (d2 & 1);
 }
 
-/** The level of hash number `hi` of a cell with level mask `mask`: 0, then one more than each set bit, in order. */
-function levelOf(mask: number, hi: number): number {
-  let level = 0;
-  for (let seen = 0; seen < hi; level++) if ((mask >> level) & 1) seen++;
-  return level;
-}
-
 /** Copies 32 bytes, 4 at a time (same endianness on both sides, so byte order is kept). */
 function copy32(src: DataView, from: number, out: DataView, to: number): void {
   for (let k = 0; k < 32; k += 4) out.setInt32(to + k, src.getInt32(from + k, true), true);
@@ -676,17 +670,8 @@ function checkLength(written: number, expected: number): void {
   if (written !== expected) throw new Error(`cell hash input is ${written} bytes, ${expected} were reserved`);
 }
 
-/** Maximum cell depth the TVM allows (crypto/vm/cells/CellTraits.h `max_depth`). */
-export const MAX_DEPTH = 1024;
-
 function depthError(cell: number, depth: number, offset: number): DecodeError {
   return bocError('BOC_BAD_CELL', `cell ${cell} has depth ${depth}, above the maximum ${MAX_DEPTH}`, offset);
-}
-
-export function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 function ctz8(b: number): number {

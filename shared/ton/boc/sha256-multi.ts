@@ -416,7 +416,7 @@ export function sha256MultiWasm(pages: number): Uint8Array {
 }
 
 /** The part of the WebAssembly JS API used here (tsconfig's lib has no WebAssembly declarations). */
-interface WasmApi {
+export interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object) => { exports: Record<string, unknown> };
 }
@@ -536,7 +536,7 @@ export class Sha256Lanes {
 let module: object | null | undefined;
 let shared: Sha256Lanes | null | undefined;
 
-function wasmApi(): WasmApi | undefined {
+export function wasmApi(): WasmApi | undefined {
   return (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 }
 

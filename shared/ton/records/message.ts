@@ -40,8 +40,9 @@ export interface V3Message {
  * What one block's records share, by cell index. A message sent and received within a block is the same cell in
  * the sender's out_msgs and the receiver's in_msg, and identical bodies are one cell in a bag (serializers
  * deduplicate by hash): in the fixture blocks 517 of 2,712 message records and 1,277 of 1,370 referenced bodies
- * repeat one already rendered. Each hit is handed out as a copy, so no two records share a mutable object.
- * Lives for one block: cell indices mean nothing in another bag.
+ * repeat one already rendered. The first rendering is kept as it was handed out and each hit gets a copy of it, so
+ * no two records share a mutable object: the memo lives for one block's records (cell indices mean nothing in
+ * another bag), all of them made before the caller sees any, so nothing can change a kept one first.
  */
 export class MessageMemo {
   readonly messages = new Map<number, V3Message>();
@@ -54,7 +55,7 @@ export function messageRecord(boc: Boc, m: Message, memo?: MessageMemo): V3Messa
   const seen = memo.messages.get(m.cell);
   if (seen !== undefined) return copyMessage(seen);
   const rec = renderMessage(boc, m, memo);
-  memo.messages.set(m.cell, copyMessage(rec));
+  memo.messages.set(m.cell, rec);
   return rec;
 }
 
@@ -130,7 +131,7 @@ function memoContent(
   const seen = memo.get(node);
   if (seen !== undefined) return copyContent(seen);
   const c = content(boc, node, decode());
-  memo.set(node, copyContent(c));
+  memo.set(node, c);
   return c;
 }
 
