@@ -24,7 +24,7 @@ commands:
   decode-block FILE.boc         decode a block BOC to {"block": <v3 Block>, "transactions": [<v3 Transaction>...]}
   bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
-  bench ingest [--json] [--transactions N] [--kafka host:port]
+  bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port]
                                 files → bus → decode → ClickHouse end to end, embedded and through Kafka
                                 (KAFKA_BROKERS or --kafka); writes bench/RESULTS.md
   bench api [--json] [--transactions N] [--rate R] [--seconds S]
@@ -95,7 +95,7 @@ function flag(args: string[], name: string): string | undefined {
 }
 
 const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--kafka host:port[,host:port...]] [--dir DIR]' +
+  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]';
 
@@ -130,11 +130,14 @@ async function benchCommand(args: string[]): Promise<number> {
 
 /** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
 async function benchIngest(opts: string[]): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--kafka', '--dir']);
+  const known = new Set(['--json', '--transactions', '--rounds', '--kafka', '--dir']);
   for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
   const json = opts.includes('--json');
   const transactions = Number(flag(opts, '--transactions') ?? '200000');
   if (!Number.isSafeInteger(transactions) || transactions <= 0) throw new UsageError('--transactions must be a positive integer');
+  const roundsFlag = flag(opts, '--rounds');
+  const rounds = roundsFlag === undefined ? undefined : Number(roundsFlag);
+  if (rounds !== undefined && (!Number.isSafeInteger(rounds) || rounds <= 0 || rounds > 20)) throw new UsageError('--rounds must be an integer from 1 to 20');
   const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
   if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
   // Benchmarks read their environment here, like the decode bench's flags: they are tools, not services.
@@ -148,6 +151,7 @@ async function benchIngest(opts: string[]): Promise<number> {
   const { runIngestBench } = await import('../bench/ingest.js');
   const result = await runIngestBench({
     transactions,
+    ...(rounds !== undefined ? { rounds } : {}),
     fixturesDir: dir,
     kafkaBrokers,
     kafkaOrigin: kafkaFlag !== undefined ? '--kafka' : 'KAFKA_BROKERS',
