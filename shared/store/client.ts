@@ -158,7 +158,7 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
   async function encodeInsert(table: string, rows: readonly object[]): Promise<InsertBody> {
     const types = await tableColumns(table).catch(() => new Map<string, string>());
     const encoded = encodeRows(rows, types);
-    if (encoded) return { format: 'TabSeparated', columns: encoded.columns, types: encoded.types, bytes: asBuffer(encoded.body) };
+    if (encoded) return { format: 'TabSeparated', encoded };
     const columns = rowShape(rows);
     if (!columns) return { format: 'JSONEachRow' };
     return {
@@ -166,6 +166,14 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
       columns: columns.map((c) => `\`${c}\``) as [string, ...string[]],
       values: rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])),
     };
+  }
+
+  /** One TabSeparated body as one INSERT statement (table and columns already checked). */
+  function insertTsv(table: string, rows: EncodedRows): Promise<void> {
+    const body = asBuffer(rows.body);
+    return exec(`insert into ${table}`, insertTimeoutMs, (_prefix, clickhouse_settings, abort_signal) =>
+      backend.insertText(`${database}.${table}`, rows.columns, rows.types, body, clickhouse_settings, abort_signal),
+    'statement');
   }
 
   const store: Store = {
@@ -181,11 +189,8 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
       if (rows.length === 0) return;
       const target = qualified(table);
       const body = await encodeInsert(table, rows);
+      if (body.format === 'TabSeparated') return insertTsv(table, body.encoded);
       await exec(`insert into ${table}`, insertTimeoutMs, async (_prefix, clickhouse_settings, abort_signal) => {
-        if (body.format === 'TabSeparated') {
-          await backend.insertText(`${database}.${table}`, body.columns, body.types, body.bytes, clickhouse_settings, abort_signal);
-          return;
-        }
         await backend.client.insert({
           table: target,
           ...(body.format === 'JSONEachRow' ? { values: rows as object[] } : { values: body.values, columns: body.columns }),
@@ -202,10 +207,7 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
       if (bad.length > 0 || rows.columns.length !== rows.types.length) {
         throw new NonRetryableError('STORE_BAD_COLUMNS', `insert into ${table}: bad column list ${JSON.stringify(rows.columns)}`);
       }
-      const body = asBuffer(rows.body);
-      await exec(`insert into ${table}`, insertTimeoutMs, (_prefix, clickhouse_settings, abort_signal) =>
-        backend.insertText(`${database}.${table}`, rows.columns, rows.types, body, clickhouse_settings, abort_signal),
-      'statement');
+      await insertTsv(table, rows);
     },
     columnTypes(table: string): Promise<ReadonlyMap<string, string>> {
       return tableColumns(table);
@@ -267,7 +269,7 @@ async function ensureDatabase(client: ClickHouseClient, database: string, timeou
 type InsertBody =
   | { format: 'JSONEachRow' }
   | { format: 'JSONCompactEachRow'; columns: [string, ...string[]]; values: unknown[][] }
-  | { format: 'TabSeparated'; columns: string[]; types: string[]; bytes: Buffer };
+  | { format: 'TabSeparated'; encoded: EncodedRows };
 
 /** A Buffer over the same bytes (no copy). */
 function asBuffer(b: Uint8Array): Buffer {
