@@ -200,11 +200,11 @@ function syntheticInserts(): string[] {
             ${startLt('number')}, ${startLt('number')} + 999, ${h('seed', 'number')}, ${h('by', 'number')}, 1 FROM numbers(${N})`,
     `INSERT INTO shard_state SELECT intDiv(number, 4), 0, toUInt64(2 * (number % 4) + 1) * 2305843009213693952, intDiv(number, 4) FROM numbers(${N})`,
     `INSERT INTO transactions (account, lt, hash, now, mc_block_seqno, block_workchain, block_shard, block_seqno, prev_trans_hash, prev_trans_lt,
-                               orig_status, end_status, total_fees, account_state_hash_before, account_state_hash_after, descr_type, aborted,
-                               compute_skipped, compute_success, compute_gas_used, action_success)
+                               orig_status, end_status, total_fees, account_state_hash_before, account_state_hash_after, description)
      SELECT ${txAcct('number')}, ${startLt('number')} + 1, ${h('tx', 'number')}, ${utime('number')}, ${mc('number')}, ${wc('number')}, ${shard('number')},
             ${q('number')}, ${h('prev', 'number')}, ${startLt('number')}, 'active', 'active', 1000 + number % 977, ${h('sb', 'number')}, ${h('sa', 'number')},
-            'ord', false, false, true, 1000 + number % 313, true FROM numbers(${N})`,
+            concat('{"type":"ord","aborted":false,"compute_ph":{"skipped":false,"success":true,"gas_used":"', toString(1000 + number % 313), '"},"action":{"success":true}}')
+     FROM numbers(${N})`,
     // Two rows per transaction: its in message (every tenth one external) and one out message.
     `INSERT INTO messages (tx_account, tx_lt, tx_hash, direction, msg_hash, source, destination, value, created_lt, created_at, opcode, body_hash)
      SELECT ${txAcct(j)}, ${startLt(j)} + 1, ${h('tx', j)}, if(number % 2 = 0, 'in', 'out'), ${h('msg', 'number')},

@@ -14,6 +14,7 @@ import type { V3Message } from '../../shared/ton/records/message.js';
 import type { V3Transaction } from '../../shared/ton/records/transaction.js';
 import { describeClickHouse } from '../helpers/clickhouse.js';
 import { describeFixtures, fixturesDir, readFixture } from '../helpers/fixtures.js';
+import { legacyTransactionRow } from './legacy-transaction-row.js';
 
 /*
  * The store against real ClickHouse, in-process (chdb) and as a server over HTTP (`--clickhouse URL`): migrations,
@@ -76,76 +77,6 @@ function distinctCount<T extends keyof StoreRows>(table: T, rows: StoreRows): nu
   return new Set((rows[table] as Array<StoreRows[T][number]>).map(key)).size;
 }
 
-/** TransactionDescr rebuilt from the flattened columns: the inverse the gateway will implement. */
-function descriptionFromRow(r: Record<string, unknown>): Record<string, unknown> {
-  const d: Record<string, unknown> = { type: r.descr_type };
-  const put = (o: Record<string, unknown>, k: string, v: unknown): void => {
-    if (v !== null && v !== undefined) o[k] = v;
-  };
-  for (const k of ['aborted', 'destroyed', 'credit_first', 'is_tock', 'installed']) put(d, k, r[k]);
-  if (r.storage_fees_collected !== null) {
-    const p: Record<string, unknown> = { storage_fees_collected: r.storage_fees_collected };
-    put(p, 'storage_fees_due', r.storage_fees_due);
-    p.status_change = r.storage_status_change;
-    d.storage_ph = p;
-  }
-  if (r.credit !== null) {
-    const p: Record<string, unknown> = {};
-    put(p, 'due_fees_collected', r.credit_due_fees_collected);
-    p.credit = r.credit;
-    p.credit_extra_currencies = r.credit_extra_currencies;
-    d.credit_ph = p;
-  }
-  if (r.compute_skipped === true) d.compute_ph = { skipped: true, reason: r.compute_skip_reason };
-  else if (r.compute_skipped === false) {
-    const p: Record<string, unknown> = {
-      skipped: false,
-      success: r.compute_success,
-      msg_state_used: r.compute_msg_state_used,
-      account_activated: r.compute_account_activated,
-      gas_fees: r.compute_gas_fees,
-      gas_used: r.compute_gas_used,
-      gas_limit: r.compute_gas_limit,
-    };
-    put(p, 'gas_credit', r.compute_gas_credit === null ? null : String(r.compute_gas_credit));
-    p.mode = r.compute_mode;
-    p.exit_code = r.compute_exit_code;
-    put(p, 'exit_arg', r.compute_exit_arg);
-    p.vm_steps = r.compute_vm_steps;
-    p.vm_init_state_hash = r.compute_vm_init_state_hash;
-    p.vm_final_state_hash = r.compute_vm_final_state_hash;
-    d.compute_ph = p;
-  }
-  if (r.action_success !== null) {
-    const p: Record<string, unknown> = { success: r.action_success, valid: r.action_valid, no_funds: r.action_no_funds, status_change: r.action_status_change };
-    put(p, 'total_fwd_fees', r.action_total_fwd_fees);
-    put(p, 'total_action_fees', r.action_total_action_fees);
-    p.result_code = r.action_result_code;
-    put(p, 'result_arg', r.action_result_arg);
-    p.tot_actions = r.action_tot_actions;
-    p.spec_actions = r.action_spec_actions;
-    p.skipped_actions = r.action_skipped_actions;
-    p.msgs_created = r.action_msgs_created;
-    p.action_list_hash = r.action_list_hash;
-    p.tot_msg_size = { cells: r.action_tot_msg_size_cells, bits: r.action_tot_msg_size_bits };
-    d.action = p;
-  }
-  if (r.bounce_type === 'negfunds') d.bounce = { type: 'negfunds' };
-  else if (r.bounce_type === 'nofunds') {
-    d.bounce = { type: 'nofunds', msg_size: { cells: r.bounce_msg_size_cells, bits: r.bounce_msg_size_bits }, req_fwd_fees: r.bounce_req_fwd_fees };
-  } else if (r.bounce_type === 'ok') {
-    d.bounce = { type: 'ok', msg_size: { cells: r.bounce_msg_size_cells, bits: r.bounce_msg_size_bits }, msg_fees: r.bounce_msg_fees, fwd_fees: r.bounce_fwd_fees };
-  }
-  if (r.split_cur_shard_pfx_len !== null) {
-    d.split_info = {
-      cur_shard_pfx_len: r.split_cur_shard_pfx_len,
-      acc_split_depth: r.split_acc_split_depth,
-      this_addr: r.split_this_addr,
-      sibling_addr: r.split_sibling_addr,
-    };
-  }
-  return d;
-}
 
 const shardHexOf = (dec: unknown): string => BigInt(String(dec)).toString(16).toUpperCase();
 
@@ -164,7 +95,7 @@ function expectTxRow(row: Record<string, unknown>, tx: V3Transaction, mcSeqno: n
     end_status: row.end_status,
     total_fees: row.total_fees,
     total_fees_extra_currencies: row.total_fees_extra_currencies,
-    description: descriptionFromRow(row),
+    description: JSON.parse(String(row.description)),
     block_ref: { workchain: row.block_workchain, shard: shardHexOf(row.block_shard), seqno: row.block_seqno },
     account_state_before: row.account_state_hash_before,
     account_state_after: row.account_state_hash_after,
@@ -221,6 +152,82 @@ function messageFromRow(r: Record<string, unknown>, contents: Map<string, Record
 function messageView(m: V3Message): Record<string, unknown> {
   const { decoded_opcode: _ignored, ...rest } = m;
   return rest;
+}
+
+/**
+ * TransactionDescr records (keys in the order descriptionRecord() writes them) of the kinds the fixture blocks do
+ * not have, for the upgrade test.
+ */
+function syntheticDescriptions(): Array<Record<string, unknown>> {
+  const hash = (n: number): string => Buffer.alloc(32, n).toString('base64');
+  const addr = (n: number): string => `0:${n.toString(16).toUpperCase().padStart(2, '0').repeat(32)}`;
+  const computed = {
+    skipped: false,
+    success: false,
+    msg_state_used: true,
+    account_activated: true,
+    gas_fees: '18446744073709551616',
+    gas_used: '4000',
+    gas_limit: '10000',
+    gas_credit: '10000',
+    mode: -1,
+    exit_code: -14,
+    exit_arg: -2147483648,
+    vm_steps: 4294967295,
+    vm_init_state_hash: hash(0xf1),
+    vm_final_state_hash: hash(0xf2),
+  };
+  const action = {
+    success: true,
+    valid: true,
+    no_funds: false,
+    status_change: 'deleted',
+    total_fwd_fees: '1',
+    total_action_fees: '2',
+    result_code: 0,
+    result_arg: 7,
+    tot_actions: 255,
+    spec_actions: 1,
+    skipped_actions: 2,
+    msgs_created: 3,
+    action_list_hash: hash(0xf3),
+    tot_msg_size: { cells: '4', bits: '18446744073709551615' },
+  };
+  return [
+    { type: 'storage', storage_ph: { storage_fees_collected: '5', storage_fees_due: '7', status_change: 'frozen' } },
+    {
+      type: 'ord',
+      aborted: false,
+      destroyed: true,
+      credit_first: false,
+      storage_ph: { storage_fees_collected: '0', status_change: 'deleted' },
+      credit_ph: { due_fees_collected: '3', credit: '340282366920938463463374607431768211455', credit_extra_currencies: { '7': '1', '239': '115792089237316195423570985008687907853269984665640564039457584007913129639935' } },
+      compute_ph: computed,
+      action,
+      bounce: { type: 'negfunds' },
+    },
+    {
+      type: 'split_prepare',
+      aborted: true,
+      destroyed: false,
+      storage_ph: { storage_fees_collected: '1', status_change: 'unchanged' },
+      compute_ph: { skipped: true, reason: 'no_gas' },
+      split_info: { cur_shard_pfx_len: 2, acc_split_depth: 3, this_addr: addr(0xab), sibling_addr: addr(0xcd) },
+    },
+    { type: 'split_install', installed: false, split_info: { cur_shard_pfx_len: 0, acc_split_depth: 60, this_addr: addr(1), sibling_addr: addr(2) } },
+    { type: 'merge_prepare', aborted: false, storage_ph: { storage_fees_collected: '9', status_change: 'unchanged' }, split_info: { cur_shard_pfx_len: 1, acc_split_depth: 1, this_addr: addr(3), sibling_addr: addr(4) } },
+    {
+      type: 'merge_install',
+      aborted: false,
+      destroyed: false,
+      credit_first: true,
+      installed: true,
+      credit_ph: { credit: '0', credit_extra_currencies: {} },
+      compute_ph: { skipped: true, reason: 'bad_state' },
+      split_info: { cur_shard_pfx_len: 4, acc_split_depth: 4, this_addr: addr(5), sibling_addr: addr(6) },
+    },
+    { type: 'tick_tock', aborted: false, destroyed: false, is_tock: true, storage_ph: { storage_fees_collected: '0', status_change: 'unchanged' }, compute_ph: computed, action, bounce: { type: 'ok', msg_size: { cells: '1', bits: '2' }, msg_fees: '3', fwd_fees: '4' } },
+  ];
 }
 
 const runId = `${process.pid}_${Date.now().toString(36)}`;
@@ -471,6 +478,42 @@ function storeSuite(target: Target): void {
     // Bound parameters are data, never SQL.
     const [r] = await store.query<{ s: string; n: string }>('SELECT {s:String} AS s, {n:UInt64} AS n', { s: "x'); DROP TABLE blocks; --", n: '18446744073709551615' });
     expect(r).toEqual({ s: "x'); DROP TABLE blocks; --", n: '18446744073709551615' });
+  });
+
+  it('upgrades a store written before 0006 in place: the phase columns become the description the decoder builds', async () => {
+    const legacy = await open(`${store.database}_legacy`);
+    const oldDir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-migrations-0005-'));
+    try {
+      const all = loadMigrations();
+      for (const m of all) if (m.version <= 5) cpSync(path.join(defaultMigrationsDir(), m.file), path.join(oldDir, m.file));
+      await migrate(legacy, { dir: oldDir });
+      // Every fixture transaction, plus descriptions of the kinds the fixtures lack (storage, split, merge, negfunds
+      // bounce, credit with extra currencies, every optional field present), on copies of one fixture transaction.
+      const txs = decoded.flatMap((d) => d.transactions.map((tx) => ({ tx, mc: d.rows.blocks[0]!.mc_block_seqno })));
+      const base = txs[0]!;
+      const variants = syntheticDescriptions().map((description, i) => ({
+        tx: { ...base.tx, lt: String(BigInt(base.tx.lt) + 1000n + BigInt(i)), hash: Buffer.alloc(32, i + 1).toString('base64'), description },
+        mc: base.mc,
+      }));
+      await legacy.insert('transactions', [...txs, ...variants].map(({ tx, mc }) => legacyTransactionRow(tx, mc)));
+      const before = await legacy.query<{ n: string }>('SELECT count() AS n FROM transactions');
+
+      const up = await migrate(legacy);
+      expect(up.applied).toEqual(all.filter((m) => m.version > 5).map((m) => m.file));
+      // The same columns as a database created at the newest version, and no row lost.
+      expect([...(await legacy.columnTypes('transactions')).entries()]).toEqual([...(await store.columnTypes('transactions')).entries()]);
+      expect(await legacy.query<{ n: string }>('SELECT count() AS n FROM transactions')).toEqual(before);
+      const got = new Map(
+        (await legacy.query<{ hash: string; description: string }>('SELECT hash, description FROM transactions FINAL')).map((r) => [r.hash, r.description]),
+      );
+      // Byte for byte the JSON the decode stage writes for new rows.
+      for (const { tx } of [...txs, ...variants]) expect({ hash: tx.hash, description: got.get(tx.hash) }).toEqual({ hash: tx.hash, description: JSON.stringify(tx.description) });
+      expect(await migrate(legacy)).toMatchObject({ applied: [] });
+    } finally {
+      await legacy.command(`DROP DATABASE IF EXISTS ${legacy.database}`);
+      await legacy.close();
+      rmSync(oldDir, { recursive: true, force: true });
+    }
   });
 
   if (target.kind === 'server') it('stores into a separate server process, as its own HTTP interface shows', async () => {

@@ -8,8 +8,8 @@ import type { V3BlockId } from '../../../shared/ton/records/transaction.js';
 /**
  * Store rows (JSONEachRow of the tables in shared/store/migrations, 64-bit integers as strings) → TON Center's
  * wire records. The inverse of services/indexer/rows.ts: sentinels become null again ('' addresses, 0
- * created_lt/created_at), shards print as upper-case unpadded hex, the flattened TransactionDescr is rebuilt with
- * absent phases and NULL fields omitted (0002_transactions.sql states the rules).
+ * created_lt/created_at), shards print as upper-case unpadded hex, and the TransactionDescr is the decoder's own
+ * JSON (0006_transactions_description.sql).
  */
 
 export type Row = Record<string, unknown>;
@@ -166,79 +166,9 @@ export function accountStateRecord(hash: string, states: States): AccountStateRe
   };
 }
 
-/** TransactionDescr from the flattened columns (present phases only, NULL fields omitted). */
+/** TransactionDescr from the `description` column: the JSON text of the decoder's record (0006_transactions_description.sql). */
 export function descriptionFromRow(r: Row): Description {
-  const d: Record<string, unknown> = { type: r.descr_type };
-  const put = (o: Record<string, unknown>, k: string, v: unknown): void => {
-    if (v !== null && v !== undefined) o[k] = v;
-  };
-  for (const k of ['aborted', 'destroyed', 'credit_first', 'is_tock', 'installed']) put(d, k, r[k]);
-  if (r.storage_fees_collected !== null) {
-    const p: Record<string, unknown> = { storage_fees_collected: r.storage_fees_collected };
-    put(p, 'storage_fees_due', r.storage_fees_due);
-    p.status_change = r.storage_status_change;
-    d.storage_ph = p;
-  }
-  if (r.credit !== null) {
-    const p: Record<string, unknown> = {};
-    put(p, 'due_fees_collected', r.credit_due_fees_collected);
-    p.credit = r.credit;
-    p.credit_extra_currencies = r.credit_extra_currencies ?? {};
-    d.credit_ph = p;
-  }
-  if (r.compute_skipped === true) {
-    const p: Record<string, unknown> = { skipped: true };
-    put(p, 'reason', r.compute_skip_reason);
-    d.compute_ph = p;
-  } else if (r.compute_skipped === false) {
-    const p: Record<string, unknown> = { skipped: false };
-    put(p, 'success', r.compute_success);
-    put(p, 'msg_state_used', r.compute_msg_state_used);
-    put(p, 'account_activated', r.compute_account_activated);
-    put(p, 'gas_fees', r.compute_gas_fees);
-    put(p, 'gas_used', r.compute_gas_used);
-    put(p, 'gas_limit', r.compute_gas_limit);
-    put(p, 'gas_credit', r.compute_gas_credit === null ? null : String(r.compute_gas_credit));
-    put(p, 'mode', r.compute_mode);
-    put(p, 'exit_code', r.compute_exit_code);
-    put(p, 'exit_arg', r.compute_exit_arg);
-    put(p, 'vm_steps', r.compute_vm_steps);
-    put(p, 'vm_init_state_hash', r.compute_vm_init_state_hash);
-    put(p, 'vm_final_state_hash', r.compute_vm_final_state_hash);
-    d.compute_ph = p;
-  }
-  if (r.action_success !== null) {
-    const p: Record<string, unknown> = { success: r.action_success };
-    put(p, 'valid', r.action_valid);
-    put(p, 'no_funds', r.action_no_funds);
-    put(p, 'status_change', r.action_status_change);
-    put(p, 'total_fwd_fees', r.action_total_fwd_fees);
-    put(p, 'total_action_fees', r.action_total_action_fees);
-    put(p, 'result_code', r.action_result_code);
-    put(p, 'result_arg', r.action_result_arg);
-    put(p, 'tot_actions', r.action_tot_actions);
-    put(p, 'spec_actions', r.action_spec_actions);
-    put(p, 'skipped_actions', r.action_skipped_actions);
-    put(p, 'msgs_created', r.action_msgs_created);
-    put(p, 'action_list_hash', r.action_list_hash);
-    if (r.action_tot_msg_size_cells !== null) p.tot_msg_size = { cells: r.action_tot_msg_size_cells, bits: r.action_tot_msg_size_bits };
-    d.action = p;
-  }
-  if (r.bounce_type === 'negfunds') d.bounce = { type: 'negfunds' };
-  else if (r.bounce_type === 'nofunds') {
-    d.bounce = { type: 'nofunds', msg_size: { cells: r.bounce_msg_size_cells, bits: r.bounce_msg_size_bits }, req_fwd_fees: r.bounce_req_fwd_fees };
-  } else if (r.bounce_type === 'ok') {
-    d.bounce = { type: 'ok', msg_size: { cells: r.bounce_msg_size_cells, bits: r.bounce_msg_size_bits }, msg_fees: r.bounce_msg_fees, fwd_fees: r.bounce_fwd_fees };
-  }
-  if (r.split_cur_shard_pfx_len !== null) {
-    d.split_info = {
-      cur_shard_pfx_len: r.split_cur_shard_pfx_len,
-      acc_split_depth: r.split_acc_split_depth,
-      this_addr: r.split_this_addr,
-      sibling_addr: r.split_sibling_addr,
-    };
-  }
-  return d as Description;
+  return JSON.parse(str(r.description)) as Description;
 }
 
 export interface TransactionRecord {
