@@ -33,25 +33,26 @@ export function createStoreWriter(deps: { store: Store; logger: Logger }): (rows
       if (!list) continue;
       const what = `insert into ${table}`;
       if (list.objects.length > 0) await retry(() => deps.store.insert(table, list.objects), { what, signal, logger: deps.logger });
-      for (const part of mergeEncoded(list.encoded)) await retry(() => deps.store.insertEncoded(table, part), { what, signal, logger: deps.logger });
+      for (const parts of byColumns(list.encoded)) await retry(() => deps.store.insertEncoded(table, parts), { what, signal, logger: deps.logger });
     }
   };
 }
 
-/** Encoded parts with the same columns as one body each (one insert, one part in ClickHouse). */
-function mergeEncoded(parts: EncodedRows[]): EncodedRows[] {
-  const byColumns = new Map<string, EncodedRows[]>();
+/**
+ * Encoded parts grouped by column list: each group is one insert (one part in ClickHouse). The bodies are handed
+ * to the store as they came from the decode workers: joining them here would allocate the batch a second time,
+ * and on the stage's thread every such allocation counts toward V8's external-memory limit, whose full collections
+ * cost that thread about 8 µs per transaction (bench/RESULTS.md, ingest).
+ */
+function byColumns(parts: EncodedRows[]): EncodedRows[][] {
+  const groups = new Map<string, EncodedRows[]>();
   for (const p of parts) {
-    const key = p.columns.join(',');
-    const same = byColumns.get(key);
+    const key = `${p.columns.join(',')} ${p.types.join(',')}`;
+    const same = groups.get(key);
     if (same) same.push(p);
-    else byColumns.set(key, [p]);
+    else groups.set(key, [p]);
   }
-  return [...byColumns.values()].map((same) =>
-    same.length === 1
-      ? same[0]!
-      : { columns: same[0]!.columns, types: same[0]!.types, body: Buffer.concat(same.map((p) => p.body)), rows: same.reduce((n, p) => n + p.rows, 0) },
-  );
+  return [...groups.values()];
 }
 
 /** The column types of every table the decode stage writes, for decode workers to encode against. */

@@ -33,7 +33,11 @@ export function encodeRawBlock(block: RawBlock, checkpoint: string | null): Outg
   };
   if (block.mcSeqno !== null) headers[H_MC] = String(block.mcSeqno);
   if (checkpoint !== null) headers[H_CHECKPOINT] = checkpoint;
-  return { key: `${block.id.workchain}:${block.id.shard}`, value: Buffer.from(block.data), headers };
+  // A view, not a copy: the bus keeps its own copy of what it is sent (as Kafka does), so a second one here would
+  // only be one more block-sized allocation on the follower's thread.
+  const d = block.data;
+  const value = Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+  return { key: `${block.id.workchain}:${block.id.shard}`, value, headers };
 }
 
 /** Reads a raw-block message; a message this version cannot read is a poison message (non-retryable). */

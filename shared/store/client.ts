@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writevSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -84,10 +84,18 @@ interface Backend {
    */
   run<T>(settings: ClickHouseSettings, fn: (prefix: string, settings: ClickHouseSettings) => Promise<T>, scope: StatementScope): Promise<T>;
   /**
-   * Inserts a TabSeparated body into `table` (`database.table`, plain identifiers; `columns` too, `types` their
-   * ClickHouse types) with `settings` scoped to the statement. Resolves when ClickHouse acknowledged the rows.
+   * Inserts a TabSeparated body, given as consecutive pieces, into `table` (`database.table`, plain identifiers;
+   * `columns` too, `types` their ClickHouse types) with `settings` scoped to the statement. Resolves when ClickHouse
+   * acknowledged the rows.
    */
-  insertText(table: string, columns: readonly string[], types: readonly string[], body: Buffer, settings: ClickHouseSettings, signal?: AbortSignal): Promise<void>;
+  insertText(
+    table: string,
+    columns: readonly string[],
+    types: readonly string[],
+    body: readonly Buffer[],
+    settings: ClickHouseSettings,
+    signal?: AbortSignal,
+  ): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -168,11 +176,12 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     };
   }
 
-  /** One TabSeparated body as one INSERT statement (table and columns already checked). */
-  function insertTsv(table: string, rows: EncodedRows): Promise<void> {
-    const body = asBuffer(rows.body);
+  /** TabSeparated bodies with the same columns as one INSERT statement (table and columns already checked). */
+  function insertTsv(table: string, parts: readonly EncodedRows[]): Promise<void> {
+    const { columns, types } = parts[0]!;
+    const body = parts.map((p) => asBuffer(p.body));
     return exec(`insert into ${table}`, insertTimeoutMs, (_prefix, clickhouse_settings, abort_signal) =>
-      backend.insertText(`${database}.${table}`, rows.columns, rows.types, body, clickhouse_settings, abort_signal),
+      backend.insertText(`${database}.${table}`, columns, types, body, clickhouse_settings, abort_signal),
     'statement');
   }
 
@@ -189,7 +198,7 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
       if (rows.length === 0) return;
       const target = qualified(table);
       const body = await encodeInsert(table, rows);
-      if (body.format === 'TabSeparated') return insertTsv(table, body.encoded);
+      if (body.format === 'TabSeparated') return insertTsv(table, [body.encoded]);
       await exec(`insert into ${table}`, insertTimeoutMs, async (_prefix, clickhouse_settings, abort_signal) => {
         await backend.client.insert({
           table: target,
@@ -200,14 +209,20 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
         });
       }, 'statement');
     },
-    async insertEncoded(table: string, rows: EncodedRows): Promise<void> {
-      if (rows.rows === 0) return;
+    async insertEncoded(table: string, rows: EncodedRows | readonly EncodedRows[]): Promise<void> {
+      const parts = (Array.isArray(rows) ? rows : [rows]).filter((p: EncodedRows) => p.rows > 0) as EncodedRows[];
+      if (parts.length === 0) return;
       qualified(table);
-      const bad = rows.columns.filter((c) => !IDENTIFIER.test(c));
-      if (bad.length > 0 || rows.columns.length !== rows.types.length) {
-        throw new NonRetryableError('STORE_BAD_COLUMNS', `insert into ${table}: bad column list ${JSON.stringify(rows.columns)}`);
+      const { columns, types } = parts[0]!;
+      const bad = columns.filter((c) => !IDENTIFIER.test(c));
+      if (bad.length > 0 || columns.length !== types.length) {
+        throw new NonRetryableError('STORE_BAD_COLUMNS', `insert into ${table}: bad column list ${JSON.stringify(columns)}`);
       }
-      await insertTsv(table, rows);
+      const key = (p: EncodedRows): string => `${p.columns.join(',')} ${p.types.join(',')}`;
+      if (parts.some((p) => key(p) !== key(parts[0]!))) {
+        throw new NonRetryableError('STORE_BAD_COLUMNS', `insert into ${table}: encoded parts of one insert have different columns`);
+      }
+      await insertTsv(table, parts);
     },
     columnTypes(table: string): Promise<ReadonlyMap<string, string>> {
       return tableColumns(table);
@@ -272,6 +287,28 @@ type InsertBody =
   | { format: 'TabSeparated'; encoded: EncodedRows };
 
 /** A Buffer over the same bytes (no copy). */
+/**
+ * Writes `pieces` to a new file, exclusively created and owner-only (a shared temporary directory must not let
+ * anyone else's file stand in), with gathered writes instead of first joining them into one buffer.
+ */
+function writeAll(file: string, pieces: readonly Buffer[]): void {
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    let pending = pieces.filter((b) => b.length > 0);
+    while (pending.length > 0) {
+      // At most IOV_MAX (1024 on Linux) pieces per call.
+      const batch = pending.slice(0, 1024);
+      let n = writevSync(fd, batch);
+      let k = 0;
+      while (k < batch.length && n >= batch[k]!.length) n -= batch[k++]!.length;
+      // A short write resumes at the first byte not written.
+      pending = k < batch.length ? [batch[k]!.subarray(n), ...pending.slice(k + 1)] : pending.slice(k);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function asBuffer(b: Uint8Array): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
@@ -398,7 +435,7 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
         // ingest). The file lives for the statement only.
         const file = path.join(STAGING_ROOT, `tonflow-insert-${process.pid}-${++e.staged}-${randomBytes(6).toString('hex')}.tsv`);
         // Exclusive create, owner-only: a shared temporary directory must not let anyone else's file stand in.
-        writeFileSync(file, body, { flag: 'wx', mode: 0o600 });
+        writeAll(file, body);
         try {
           await e.connection.chdb.queryAsync(
             `INSERT INTO ${table} (${columns.map((c) => `\`${c}\``).join(', ')}) SELECT * FROM file(${sqlString(file)}, 'TabSeparated', ` +
@@ -419,7 +456,8 @@ function acquireEmbedded(dataDir: string, database: string, logger: StoreLogger 
       // statements (the settings go in the INSERT's own SETTINGS clause), which @clickhouse/client's insert over
       // the chdb connection would add.
       try {
-        await e.connection.chdb.rawInsert({ table, columns: [...columns], values: body, format: 'TabSeparated', settings: plainSettings(settings) });
+        const values = body.length === 1 ? body[0]! : Buffer.concat(body);
+        await e.connection.chdb.rawInsert({ table, columns: [...columns], values, format: 'TabSeparated', settings: plainSettings(settings) });
       } catch (err) {
         // The same shape the chdb connection gives every other statement's error (ClickHouse code and type).
         throw asClickHouseError(err);
@@ -519,7 +557,7 @@ async function openServer(
       await client.insert({
         table: quoteQualified(table),
         columns: columns.map((c) => `\`${c}\``) as [string, ...string[]],
-        values: Readable.from([body], { objectMode: false }),
+        values: Readable.from(body, { objectMode: false }),
         format: 'TabSeparated',
         clickhouse_settings,
         ...(abort_signal ? { abort_signal } : {}),

@@ -18,9 +18,10 @@ export interface Store {
   insert(table: string, rows: readonly object[]): Promise<void>;
   /**
    * Inserts rows already encoded as TabSeparated (tsv.ts `encodeRows`, against {@link columnTypes}); resolves when
-   * ClickHouse acknowledged them. What a decode worker produces: no row objects cross threads.
+   * ClickHouse acknowledged them. What a decode worker produces: no row objects cross threads. Several encodings
+   * with the same columns go as one INSERT (one part), their bodies handed over as they are, never concatenated.
    */
-  insertEncoded(table: string, rows: EncodedRows): Promise<void>;
+  insertEncoded(table: string, rows: EncodedRows | readonly EncodedRows[]): Promise<void>;
   /** Column name → ClickHouse type of `table` (looked up once, again after any `command`). */
   columnTypes(table: string): Promise<ReadonlyMap<string, string>>;
   /** Runs a SELECT with bound parameters and returns the rows. */

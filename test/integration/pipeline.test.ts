@@ -324,7 +324,7 @@ function refusingStore(real: Store): Store & { failing: boolean; refused: number
       }
       await real.insert(table, rows);
     },
-    async insertEncoded(table: string, rows: EncodedRows) {
+    async insertEncoded(table: string, rows: EncodedRows | readonly EncodedRows[]) {
       if (s.failing) {
         s.refused++;
         throw new UpstreamUnavailableError('STORE_UNAVAILABLE', `insert into ${table}: injected outage (attempt ${s.refused})`);
