@@ -187,10 +187,10 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
 
   const store: Store = {
     database,
-    async command(query: string, params?: QueryParams): Promise<void> {
+    async command(query: string, params?: QueryParams, copts?: { timeoutMs?: number }): Promise<void> {
       // Any statement may be DDL: the column types cached for insert encoding are looked up again.
       columnTypes.clear();
-      await exec(`command ${summarize(query)}`, commandTimeoutMs, (prefix, clickhouse_settings, abort_signal) =>
+      await exec(`command ${summarize(query)}`, copts?.timeoutMs ?? commandTimeoutMs, (prefix, clickhouse_settings, abort_signal) =>
         backend.client.command({ query: prefix + query, query_params: params, clickhouse_settings, abort_signal }),
       );
     },
@@ -286,7 +286,6 @@ type InsertBody =
   | { format: 'JSONCompactEachRow'; columns: [string, ...string[]]; values: unknown[][] }
   | { format: 'TabSeparated'; encoded: EncodedRows };
 
-/** A Buffer over the same bytes (no copy). */
 /**
  * Writes `pieces` to a new file, exclusively created and owner-only (a shared temporary directory must not let
  * anyone else's file stand in), with gathered writes instead of first joining them into one buffer.
@@ -309,6 +308,7 @@ function writeAll(file: string, pieces: readonly Buffer[]): void {
   }
 }
 
+/** A Buffer over the same bytes (no copy). */
 function asBuffer(b: Uint8Array): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }

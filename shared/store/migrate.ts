@@ -80,10 +80,19 @@ export function loadMigrations(dir: string = defaultMigrationsDir()): Migration[
   return out.sort((a, b) => a.version - b.version);
 }
 
+/**
+ * Deadline of one migration statement. Far above the store's command deadline: a migration may rewrite a column of
+ * every part (0006 materializes one), which takes as long as the table is large; a statement cut off by a deadline
+ * is re-run whole by the next attempt, so a deadline shorter than the work would never let it finish.
+ */
+export const MIGRATION_STATEMENT_TIMEOUT_MS = 24 * 3600 * 1000;
+
 /** Options of {@link migrate}. */
 export interface MigrateOptions {
   /** Migration directory; default {@link defaultMigrationsDir}. */
   dir?: string;
+  /** Deadline of each statement; default {@link MIGRATION_STATEMENT_TIMEOUT_MS}. */
+  statementTimeoutMs?: number;
   logger?: { info(obj: object, msg: string): void };
 }
 
@@ -142,7 +151,8 @@ export async function migrate(store: Store, opts: MigrateOptions = {}): Promise<
 
   const done: string[] = [];
   for (const m of pending) {
-    for (const statement of m.statements) await store.command(statement);
+    const timeoutMs = opts.statementTimeoutMs ?? MIGRATION_STATEMENT_TIMEOUT_MS;
+    for (const statement of m.statements) await store.command(statement, undefined, { timeoutMs });
     await store.insert('schema_migrations', [{ version: m.version, name: m.name, checksum: m.checksum }]);
     opts.logger?.info({ migration: m.file, database: store.database }, 'migration applied');
     done.push(m.file);

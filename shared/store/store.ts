@@ -12,8 +12,12 @@ import type { EncodedRows } from './tsv.js';
 export type QueryParams = Record<string, unknown>;
 
 export interface Store {
-  /** DDL or any statement without a result. `{name:Type}` placeholders are bound from `params`, never spliced. */
-  command(query: string, params?: QueryParams): Promise<void>;
+  /**
+   * DDL or any statement without a result. `{name:Type}` placeholders are bound from `params`, never spliced.
+   * `opts.timeoutMs` replaces the store's command deadline for this statement (a migration's mutation runs as long
+   * as its table is large).
+   */
+  command(query: string, params?: QueryParams, opts?: { timeoutMs?: number }): Promise<void>;
   /** Inserts rows (JSONEachRow) into `table`; resolves when ClickHouse acknowledged them. */
   insert(table: string, rows: readonly object[]): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -511,10 +511,23 @@ function storeSuite(target: Target): void {
       await legacy.insert('transactions', [...txs, ...variants].map(({ tx, mc }) => legacyTransactionRow(tx, mc)));
       const before = await legacy.query<{ n: string }>('SELECT count() AS n FROM transactions');
 
+      // A crash after a file's statements but before its record re-runs the whole file: 0006 once (before 0007
+      // could start), then 0007 after it had fully run. Both must come out the same.
+      const upTo6 = path.join(oldDir, 'upTo6');
+      mkdirSync(upTo6);
+      for (const m of all) if (m.version <= 6) cpSync(path.join(defaultMigrationsDir(), m.file), path.join(upTo6, m.file));
+      const forget = (version: number): Promise<void> =>
+        legacy.command('ALTER TABLE schema_migrations DELETE WHERE version = {v:UInt32} SETTINGS mutations_sync = 2', { v: version });
+      expect((await migrate(legacy, { dir: upTo6 })).applied).toEqual(['0006_transactions_description.sql']);
+      await forget(6);
+      expect((await migrate(legacy, { dir: upTo6 })).applied).toEqual(['0006_transactions_description.sql']);
       const up = await migrate(legacy);
-      expect(up.applied).toEqual(all.filter((m) => m.version > 5).map((m) => m.file));
+      expect(up.applied).toEqual(all.filter((m) => m.version > 6).map((m) => m.file));
+      await forget(7);
+      expect((await migrate(legacy)).applied).toEqual(['0007_transactions_drop_phase_columns.sql']);
       // The same columns as a database created at the newest version, and no row lost.
-      expect([...(await legacy.columnTypes('transactions')).entries()]).toEqual([...(await store.columnTypes('transactions')).entries()]);
+      const columnsNow = await legacy.columnTypes('transactions');
+      expect([...columnsNow.entries()]).toEqual([...(await store.columnTypes('transactions')).entries()]);
       expect(await legacy.query<{ n: string }>('SELECT count() AS n FROM transactions')).toEqual(before);
       const got = new Map(
         (await legacy.query<{ hash: string; description: string }>('SELECT hash, description FROM transactions FINAL')).map((r) => [r.hash, r.description]),
@@ -522,6 +535,13 @@ function storeSuite(target: Target): void {
       // Byte for byte the JSON the decode stage writes for new rows.
       for (const { tx } of [...txs, ...variants]) expect({ hash: tx.hash, description: got.get(tx.hash) }).toEqual({ hash: tx.hash, description: JSON.stringify(tx.description) });
       expect(await migrate(legacy)).toMatchObject({ applied: [] });
+      // A writer of the old version, still running during an upgrade, sends the phase columns only: refused loudly
+      // (no offset committed), never stored with an empty description.
+      const stale = legacyTransactionRow({ ...base.tx, lt: String(BigInt(base.tx.lt) + 999n) }, base.mc);
+      const keep = Object.fromEntries(Object.entries(stale).filter(([k]) => columnsNow.has(k)));
+      const refused = await legacy.insert('transactions', [keep]).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(Error);
+      expect((refused as Error).message).toMatch(/description must be written by the inserter/);
     } finally {
       await legacy.command(`DROP DATABASE IF EXISTS ${legacy.database}`);
       await legacy.close();

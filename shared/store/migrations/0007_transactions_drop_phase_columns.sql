@@ -1,8 +1,15 @@
 -- Second half of 0006: every part now holds `description`, so the flattened phase columns go. The default that
--- read them goes first (ClickHouse refuses to drop a column another column's default reads); the decode stage
--- always writes `description` itself. Metadata changes and column drops only: no part is rewritten.
+-- read them goes first (ClickHouse refuses to drop a column another column's default reads). Its replacement fails
+-- any insert that leaves `description` out, with this message: the decode stage always writes it, and a writer of
+-- an older version still running during an upgrade (which sends only the phase columns) must stop with an error,
+-- its offsets uncommitted, instead of storing empty descriptions. A MODIFY to the same default is a no-op, so the
+-- file can be re-run after a crash; metadata changes and column drops only, no part is rewritten. Gateways of an
+-- older version read the phase columns: until the rollout that follows the migrate job replaces them, they answer
+-- with incomplete descriptions (nothing stored is affected).
 
-ALTER TABLE transactions MODIFY COLUMN description REMOVE DEFAULT;
+ALTER TABLE transactions MODIFY COLUMN description String
+    DEFAULT throwIf(true, 'transactions.description must be written by the inserter (migration 0007): this writer predates it')
+    CODEC(ZSTD(1));
 
 ALTER TABLE transactions
     DROP COLUMN IF EXISTS descr_type,
