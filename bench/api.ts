@@ -344,7 +344,7 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
       'as latency (a lower bound). An uncached transaction page is five statements (the transaction, its `messages` rows, ' +
       'their bodies, the account states, and the key lookup for a hash), and chdb spends ~0.2 ms per column read ' +
-      '(measured: a point read of 3 columns ~5 ms, of all 69 columns of `transactions` ~16 ms). With caches on, repeated requests are answered from the ' +
+      '(measured: a point read of 3 columns ~5 ms, of all 69 columns `transactions` had before its description became one JSON column ~16 ms, ~9 ms after). With caches on, repeated requests are answered from the ' +
       "gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
       'unchanged, checked every 500 ms), without a statement. Each corpus copy moves every internal message\'s created_lt ' +
       '(bench/corpus.ts), so an internal message hash names one message, as on a real chain.',

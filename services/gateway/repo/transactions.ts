@@ -15,7 +15,8 @@ import { type Row, type TransactionRecord, transactionFromRow } from './records.
  *
  * A transaction never changes once its block is stored, except for `trace_id`, which the trace stage adds later:
  * records that have one are cached until evicted, records without one for `txRecordTtlMs` (db.ts). Reading a
- * wide row costs ClickHouse a granule of each of ~90 columns; the lookups read a few narrow columns.
+ * wide row costs ClickHouse a granule of each of its columns (~20 for a transaction, ~25 per message); the
+ * lookups read a few narrow columns.
  *
  * Fetches collapse replayed rows with `LIMIT 1 BY <key>` after ordering by the table's ReplacingMergeTree version
  * instead of `FINAL`: the same rows FINAL returns (the highest version per key), at half the cost for point reads
