@@ -305,7 +305,8 @@ function blockRow(b: V3Block, mcSeqno: number | null): BlockRow {
   };
 }
 
-function transactionRow(tx: V3Transaction, mcSeqno: number | null): TransactionRow {
+/** One transaction's `transactions` row. */
+export function transactionRow(tx: V3Transaction, mcSeqno: number | null): TransactionRow {
   return {
     account: tx.account,
     lt: tx.lt,

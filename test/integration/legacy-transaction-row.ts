@@ -1,3 +1,4 @@
+import { transactionRow } from '../../services/indexer/rows.js';
 import type { V3Transaction } from '../../shared/ton/records/transaction.js';
 
 /**
@@ -72,24 +73,10 @@ export function legacyTransactionRow(tx: V3Transaction, mcSeqno: number | null):
   const ac = d.action;
   const bo = d.bounce;
   const sp = d.split_info;
+  // The columns 0002 and today's table share are written as the decode stage writes them now.
+  const { description: _, ...common } = transactionRow(tx, mcSeqno);
   return {
-    account: tx.account,
-    lt: tx.lt,
-    hash: tx.hash,
-    now: tx.now,
-    mc_block_seqno: mcSeqno,
-    block_workchain: tx.block_ref.workchain,
-    block_shard: BigInt('0x' + tx.block_ref.shard).toString(),
-    block_seqno: tx.block_ref.seqno,
-    trace_id: tx.trace_id ?? null,
-    prev_trans_hash: tx.prev_trans_hash,
-    prev_trans_lt: tx.prev_trans_lt,
-    orig_status: tx.orig_status,
-    end_status: tx.end_status,
-    total_fees: tx.total_fees,
-    total_fees_extra_currencies: tx.total_fees_extra_currencies,
-    account_state_hash_before: tx.account_state_before.hash,
-    account_state_hash_after: tx.account_state_after.hash,
+    ...common,
     descr_type: d.type,
     aborted: orNull(d.aborted),
     destroyed: orNull(d.destroyed),
