@@ -1,4 +1,4 @@
-import type { Batch, BatchContext, Consumer, IncomingMessage } from '../../shared/bus/bus.js';
+import type { Batch, BatchContext, Consumer, IncomingMessage, PendingBatch } from '../../shared/bus/bus.js';
 import { isRetryable } from '../../shared/runtime/errors.js';
 import type { CheckpointStore } from '../follower/follow.js';
 import type { EncodedRows } from '../../shared/store/tsv.js';
@@ -58,10 +58,14 @@ export const DEFAULT_FLUSH_ROWS = 50_000;
  * cannot be decoded is dead-lettered with its error and the batch goes on; a store failure is retried with backoff
  * and nothing is committed until it succeeds.
  *
- * Within a batch, decoding and inserting (ClickHouse's threads) overlap: once `flushRows` rows are decoded they are
- * written while the next blocks decode. One write is in flight at a time, so the writes of a batch reach the store
- * in block order and memory stays bounded by two chunks. Blocks are decoded in worker threads when available
- * (`decodeWorkers`), which leaves this thread free to start each insert the moment the previous one is acknowledged.
+ * Decoding and inserting (ClickHouse's threads) overlap: once `flushRows` rows are decoded they are written while
+ * the next blocks decode. Across batches too: a batch is handed back to the bus pending (bus.ts `PendingBatch`) with
+ * its last write in flight, and committed once that write is acknowledged, while the next batch already decodes;
+ * without this the decoder idled for the length of an insert at every batch boundary (about a fifth of an
+ * embedded `bench ingest` run, bench/RESULTS.md). One write is in flight at a time, so writes reach the store in
+ * block order, batch after batch, and memory stays bounded by two chunks. Blocks are decoded in worker threads when
+ * available (`decodeWorkers`), which leaves this thread free to start each insert the moment the previous one is
+ * acknowledged.
  */
 export async function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
   if ((deps.decodeWorkers ?? 0) > 0 && deps.toRows !== blockToRows) {
@@ -69,19 +73,30 @@ export async function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
   }
   const workers = deps.decodeWorkers ?? (deps.toRows === blockToRows && decodeWorkersAvailable() ? defaultDecodeWorkers() : 0);
   const decoder = workers > 0 ? createWorkerDecoder(workers, deps.schema) : createInlineDecoder(deps.toRows);
+  const chain: WriteChain = {};
   try {
-    await deps.consumer.run((batch, ctx) => handleBatch(deps, batch, ctx, decoder));
+    await deps.consumer.run((batch, ctx) => handleBatch(deps, batch, ctx, decoder, chain));
   } finally {
     await decoder.close();
   }
 }
 
+/** The stage's writes across batches: the durability of the latest batch handed back pending, which the next follows. */
+export interface WriteChain {
+  last?: Promise<void>;
+}
+
+/**
+ * Decodes and writes one batch; resolves once its last write is started, with that write (then the checkpoint) as
+ * the batch's `durable`. Its writes follow those of the batch before it on the same `chain`.
+ */
 export async function handleBatch(
   deps: DecodeStageDeps,
   batch: Batch,
   ctx: BatchContext,
   decoder: BlockDecoder = createInlineDecoder(deps.toRows),
-): Promise<void> {
+  chain: WriteChain = {},
+): Promise<PendingBatch> {
   const started = performance.now();
   const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
   const firstFlushRows = Math.max(1, Math.floor(flushRows / 4));
@@ -91,8 +106,10 @@ export async function handleBatch(
   let transactions = 0;
   let deadLettered = 0;
   let checkpoint: string | null = null;
-  // The write in flight, if any; it rejects only with what `write` gave up on (a non-retryable error, a stop).
-  let inflight: Promise<void> | undefined;
+  // The write in flight, if any; it rejects only with what `write` gave up on (a non-retryable error, a stop). At
+  // first, the previous batch's durability: the first write of this batch waits for it.
+  let inflight: Promise<void> | undefined = chain.last;
+  chain.last = undefined;
   const flush = async (): Promise<void> => {
     const chunk = rows;
     rows = new Map();
@@ -148,7 +165,6 @@ export async function handleBatch(
       if (inflight && decoder.inThread) await yieldToIo();
     }
     if (rowCount > 0) await flush();
-    if (inflight) await inflight;
   } catch (e) {
     // Nothing of this batch is committed; still, let the write in flight and the decodes settle so that a
     // redelivery never overlaps them.
@@ -156,8 +172,16 @@ export async function handleBatch(
     await Promise.all(ahead);
     throw e;
   }
-  if (checkpoint !== null && deps.checkpoints) await deps.checkpoints.save(checkpoint);
-  deps.onBatch?.({ blocks: messages.length - deadLettered, transactions, deadLettered, ms: performance.now() - started });
+  const lastWrite = inflight;
+  const durable = (async () => {
+    if (lastWrite) await lastWrite;
+    if (checkpoint !== null && deps.checkpoints) await deps.checkpoints.save(checkpoint);
+    deps.onBatch?.({ blocks: messages.length - deadLettered, transactions, deadLettered, ms: performance.now() - started });
+  })();
+  // Observed at once (the bus and the next batch's first write await it): a failure must not count as unhandled.
+  durable.catch(() => {});
+  chain.last = durable;
+  return { durable };
 }
 
 /** Resolves after the event loop has run pending I/O callbacks (setImmediate runs right after the poll phase). */

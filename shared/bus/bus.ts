@@ -46,10 +46,29 @@ export interface BatchContext {
 }
 
 /**
- * Handles one batch. Resolving commits the batch; throwing a retryable error retries the same batch with backoff;
- * throwing anything else stops the consumer (`run` rejects). Poison messages are the handler's to dead-letter.
+ * What a handler may resolve with when it is done with a batch's messages but their effects are still on the way to
+ * the store (its last write in flight). The consumer commits the batch only once `durable` resolves, and meanwhile
+ * may hand the handler the partition's next batch, so that a stage keeps working across batch boundaries instead of
+ * idling while each batch's last write completes. `durable` rejecting is the batch failing: a retryable error
+ * redelivers it (and whatever followed it uncommitted), anything else stops the consumer.
+ *
+ * The consumer awaits each pending batch before committing a later one, so commits stay in offset order; a handler
+ * that returns pending batches must itself keep their writes in order (the decode stage chains them).
  */
-export type BatchHandler = (batch: Batch, ctx: BatchContext) => Promise<void>;
+export interface PendingBatch {
+  durable: Promise<void>;
+}
+
+export function isPendingBatch(v: unknown): v is PendingBatch {
+  return typeof v === 'object' && v !== null && (v as PendingBatch).durable instanceof Promise;
+}
+
+/**
+ * Handles one batch. Resolving commits the batch (with a {@link PendingBatch}: once it is durable); throwing a
+ * retryable error retries the same batch with backoff; throwing anything else stops the consumer (`run` rejects).
+ * Poison messages are the handler's to dead-letter.
+ */
+export type BatchHandler = (batch: Batch, ctx: BatchContext) => Promise<void | PendingBatch>;
 
 export interface ConsumerOptions {
   /** One group per stage: members of a group share the partitions. */

@@ -13,6 +13,7 @@ import {
 import { isRetryable } from '../runtime/errors.js';
 import {
   HEADER_SCHEMA_VERSION,
+  isPendingBatch,
   type BatchContext,
   type BatchHandler,
   type Bus,
@@ -20,6 +21,7 @@ import {
   type ConsumerOptions,
   type IncomingMessage,
   type OutgoingMessage,
+  type PendingBatch,
   type Producer,
   type TopicSpec,
 } from './bus.js';
@@ -30,8 +32,10 @@ import { BusClosedError, retryDelayMs, sleep, translateKafkaError, type RetryPol
  * (kafkajs has had no release since 2023; kafkajs#1603) touches this file and `errors.ts` only.
  *
  * Delivery follows the interface in `bus.ts` and house style rule 6: `eachBatch` with `eachBatchAutoResolve:
- * false`, an offset resolved and committed only after the handler resolved for it, so a crash or a rebalance
- * replays the batch. kafkajs errors are translated once, in `errors.ts`.
+ * false`, an offset resolved and committed only after the handler resolved for it (for a pending batch, once it is
+ * durable), so a crash or a rebalance replays the batch. A fetch larger than `maxBatchMessages` is handed over in
+ * parts, and a part can be handled while the one before it becomes durable; the fetch's last part is awaited before
+ * kafkajs fetches again. kafkajs errors are translated once, in `errors.ts`.
  */
 
 /** The pino-compatible subset the adapter logs through (`(fields, msg)`, as `logger.child({module})` gives). */
@@ -55,8 +59,8 @@ export interface KafkaConsumerTuning {
   /**
    * Bytes fetched per partition per request; default 64 MiB, the most one fetch returns (`maxBytes`). A single larger
    * message still arrives whole (the broker returns at least one record batch, KIP-74), this only bounds how much is
-   * fetched behind it. It also bounds a handler's batch, and a batch is committed only once its last write is
-   * acknowledged, with the next one waiting meanwhile: bigger batches wait less often (16 → 64 MiB: 4,735 → 5,540 and
+   * fetched behind it. It also bounds what is handled before the adapter waits for it to be durable (the next fetch
+   * waits for the last write of this one): bigger batches wait less often (16 → 64 MiB: 4,735 → 5,540 and
    * 6,231 → 6,777 tx/s in two interleaved pairs of `bench ingest` on Kafka, bench/RESULTS.md).
    */
   maxBytesPerPartition?: number;
@@ -304,41 +308,81 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         },
       };
 
-      for (let i = 0; i < all.length; i += max) {
-        // Nothing new once stopping, stale (a seek) or failed: what is left stays unresolved and is fetched again.
-        if (signal.aborted || current.ended || !isRunning() || isStale()) return;
-        const messages = all.slice(i, i + max);
-        try {
-          await handler({ topic, partition, messages }, ctx);
-        } catch (e) {
-          if (heartbeatError !== undefined) throw heartbeatError;
-          // Stopping: the handler gave up as the signal asked; the batch is redelivered to the next member.
-          if (signal.aborted) return;
-          if (isRetryable(e)) {
-            // Pause the partition and let kafkajs fetch it again after the backoff: it resumes from the last resolved
-            // offset, so the same messages come back; other partitions go on meanwhile, and the group membership
-            // stays alive because kafkajs keeps heartbeating between fetches.
-            const attempt = this.attempts.get(key) ?? 0;
-            this.attempts.set(key, attempt + 1);
-            const delay = retryDelayMs(opts.retry, attempt);
-            const fields = { groupId: this.opts.groupId, topic, partition, offset: messages[0]!.offset, delayMs: delay };
-            log?.warn({ ...fields, err: e }, 'batch failed; retrying');
-            const resume = pause();
-            const timer = setTimeout(() => {
-              this.resumeTimers.delete(timer);
-              resume();
-            }, delay);
-            this.resumeTimers.add(timer);
-            return;
-          }
-          // Not retryable: stop consuming (this partition at once) and let run() reject; nothing of it is committed.
-          pause();
-          current.end({ kind: 'fatal', error: e });
+      // A handled batch whose effects are not yet durable (PendingBatch): resolved and committed once they are,
+      // while the handler already works on the next part of the fetch.
+      let pending: { last: string; durable: Promise<void> } | undefined;
+      const settlePending = async (): Promise<void> => {
+        if (!pending) return;
+        const p = pending;
+        pending = undefined;
+        await p.durable;
+        this.attempts.delete(key);
+        resolveOffset(p.last);
+        await commitOffsetsIfNecessary();
+      };
+      const failed = (e: unknown, offset: string): void => {
+        if (heartbeatError !== undefined) throw heartbeatError;
+        // Stopping: the handler gave up as the signal asked; the batch is redelivered to the next member.
+        if (signal.aborted) return;
+        if (isRetryable(e)) {
+          // Pause the partition and let kafkajs fetch it again after the backoff: it resumes from the last resolved
+          // offset, so the same messages come back; other partitions go on meanwhile, and the group membership
+          // stays alive because kafkajs keeps heartbeating between fetches.
+          const attempt = this.attempts.get(key) ?? 0;
+          this.attempts.set(key, attempt + 1);
+          const delay = retryDelayMs(opts.retry, attempt);
+          const fields = { groupId: this.opts.groupId, topic, partition, offset, delayMs: delay };
+          log?.warn({ ...fields, err: e }, 'batch failed; retrying');
+          const resume = pause();
+          const timer = setTimeout(() => {
+            this.resumeTimers.delete(timer);
+            resume();
+          }, delay);
+          this.resumeTimers.add(timer);
           return;
         }
-        this.attempts.delete(key);
-        resolveOffset(messages[messages.length - 1]!.offset);
-        await commitOffsetsIfNecessary();
+        // Not retryable: stop consuming (this partition at once) and let run() reject; nothing of it is committed.
+        pause();
+        current.end({ kind: 'fatal', error: e });
+      };
+
+      for (let i = 0; i < all.length; i += max) {
+        // Nothing new once stopping, stale (a seek) or failed: what is left stays unresolved and is fetched again.
+        if (signal.aborted || current.ended || !isRunning() || isStale()) break;
+        const messages = all.slice(i, i + max);
+        let outcome: void | PendingBatch;
+        try {
+          outcome = await handler({ topic, partition, messages }, ctx);
+        } catch (e) {
+          // The part before this one may still become durable: its commit stands on its own.
+          try {
+            await settlePending();
+          } catch (earlier) {
+            return failed(earlier, messages[0]!.offset);
+          }
+          return failed(e, messages[0]!.offset);
+        }
+        // Observed at once, before waiting on the part before it: a rejection surfaces through settlePending, never
+        // as unhandled.
+        if (isPendingBatch(outcome)) outcome.durable.catch(() => {});
+        try {
+          await settlePending();
+        } catch (e) {
+          return failed(e, messages[0]!.offset);
+        }
+        const last = messages[messages.length - 1]!.offset;
+        if (isPendingBatch(outcome)) {
+          pending = { last, durable: outcome.durable };
+        } else {
+          this.attempts.delete(key);
+          resolveOffset(last);
+          await commitOffsetsIfNecessary();
+        }
+      }
+      try {
+        await settlePending();
+      } catch (e) {
+        failed(e, all[0]!.offset);
       }
     }
   }

@@ -182,6 +182,39 @@ describe('memory bus', () => {
     });
   });
 
+  describe('pending batches', () => {
+    it('hands over the next batch while the one before it is pending, and commits only what became durable', async () => {
+      const b = bus();
+      const topic = unique('pipe');
+      const groupId = unique('g');
+      const producer = await b.producer();
+      await producer.send(topic, [0, 1, 2, 3].map((i) => ({ key: 'k', value: Buffer.from(`m${i}`) })));
+      const finish: Array<() => void> = [];
+      const handed: string[] = [];
+      const consumer = b.consumer({ groupId, topics: [topic], maxBatchMessages: 2 });
+      const done = consumer.run(async (batch, ctx) => {
+        handed.push(batch.messages.map((m) => text(m.value)).join(','));
+        // As the stage's last write of a batch: acknowledged, or given up when the consumer stops.
+        const durable = new Promise<void>((resolve, reject) => {
+          finish.push(resolve);
+          ctx.signal.addEventListener('abort', () => reject(new Error('write given up')), { once: true });
+        });
+        return { durable };
+      });
+      // Both batches are in hand before either is durable: the second did not wait for the first one's write.
+      await waitFor(() => handed.length === 2, 2000, 'the second batch');
+      expect(handed).toEqual(['m0,m1', 'm2,m3']);
+      // The first becomes durable (committed); the second never does before the stop.
+      finish[0]!();
+      await tick();
+      await consumer.stop();
+      await done;
+      const next = collect(b, { groupId, topics: [topic] });
+      await waitFor(() => next.received.length >= 2, 2000, 'the redelivered batch');
+      expect(next.received.map((m) => text(m.value))).toEqual(['m2', 'm3']);
+    });
+  });
+
   describe('backpressure', () => {
     it('makes send wait while the slowest group lags by more than maxUnconsumedBytes', async () => {
       const b = bus({ maxUnconsumedBytes: 1000 });

@@ -1,6 +1,7 @@
 import { isRetryable } from '../runtime/errors.js';
 import {
   HEADER_SCHEMA_VERSION,
+  isPendingBatch,
   type Batch,
   type BatchContext,
   type BatchHandler,
@@ -9,6 +10,7 @@ import {
   type ConsumerOptions,
   type IncomingMessage,
   type OutgoingMessage,
+  type PendingBatch,
   type Producer,
   type TopicSpec,
 } from './bus.js';
@@ -490,30 +492,72 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
     }
 
     /**
-     * Delivers one batch. Resolved: commits. Retryable error: pauses the partition for a backoff (the batch comes
-     * back from the same offset). Stopping: leaves the batch uncommitted. Anything else: throws, ending run().
+     * Delivers one batch, and goes on with the partition's next messages while a batch is pending (the handler
+     * resolved with a {@link PendingBatch}): the partition stays this member's throughout, and each batch is
+     * committed, in offset order, once it is durable. Resolved (or durable): commits. Retryable error: pauses the
+     * partition for a backoff (delivery resumes at the first uncommitted offset). Stopping: leaves what is not
+     * durable uncommitted. Anything else: throws, ending run().
      */
     private async process(group: Group, member: Member, work: Work, handler: BatchHandler): Promise<void> {
       const signal = this.abort.signal;
       const ctx: BatchContext = { signal, heartbeat: async () => {} };
       const { topic, partition } = work.tp;
-      // Fresh message objects per delivery: a handler that mutates headers must not alter a redelivery.
-      const batch: Batch = { topic, partition, messages: work.messages.map((m) => toIncoming(topic, partition, m)) };
+      const log = topics.get(topic)!.partitions[partition]!;
+      const maxMessages = this.opts.maxBatchMessages ?? DEFAULT_MAX_BATCH_MESSAGES;
+      const commit = (last: number): void => {
+        member.attempts.delete(work.busyKey);
+        const offsets = group.offsets.get(topic)!;
+        offsets[partition] = Math.max(offsets[partition]!, last + 1);
+        trim(topics.get(topic)!, partition);
+      };
+      /** The batch handled but not yet durable, by its last offset. */
+      let pending: { last: number; durable: Promise<void> } | undefined;
+      const settlePending = async (): Promise<void> => {
+        if (!pending) return;
+        const p = pending;
+        pending = undefined;
+        await p.durable;
+        commit(p.last);
+      };
+      let messages = work.messages;
       try {
-        await handler(batch, ctx);
+        for (;;) {
+          // Fresh message objects per delivery: a handler that mutates headers must not alter a redelivery.
+          const batch: Batch = { topic, partition, messages: messages.map((m) => toIncoming(topic, partition, m)) };
+          const last = messages[messages.length - 1]!.offset;
+          let outcome: void | PendingBatch;
+          try {
+            outcome = await handler(batch, ctx);
+          } catch (e) {
+            // The batch before this one may still become durable: its commit stands on its own.
+            await settlePending();
+            throw e;
+          }
+          // Observed at once, before waiting on the batch before it: a rejection surfaces through settlePending,
+          // never as unhandled.
+          if (isPendingBatch(outcome)) outcome.durable.catch(() => {});
+          await settlePending();
+          if (!isPendingBatch(outcome)) {
+            commit(last);
+            return;
+          }
+          pending = { last, durable: outcome.durable };
+          const assigned = member.assigned.some((tp) => tp.topic === topic && tp.partition === partition);
+          const next = signal.aborted || !assigned ? [] : log.read(last + 1, maxMessages, maxBatchBytes);
+          if (next.length === 0) {
+            await settlePending();
+            return;
+          }
+          messages = next;
+        }
       } catch (e) {
-        // Stopping: the handler gave up (as the signal asks); the batch stays uncommitted and is redelivered.
+        // Stopping: the handler gave up (as the signal asks); what is uncommitted is redelivered.
         if (signal.aborted) return;
         if (!isRetryable(e)) throw e;
         const attempt = member.attempts.get(work.busyKey) ?? 0;
         member.attempts.set(work.busyKey, attempt + 1);
         member.retryAt.set(work.busyKey, performance.now() + retryDelayMs(opts.retry, attempt));
-        return;
       }
-      member.attempts.delete(work.busyKey);
-      const offsets = group.offsets.get(topic)!;
-      offsets[partition] = Math.max(offsets[partition]!, work.messages[work.messages.length - 1]!.offset + 1);
-      trim(topics.get(topic)!, partition);
     }
   }
 

@@ -335,6 +335,117 @@ export function busContract(setup: BusContractSetup): void {
       expect(second.received.map(text)).toEqual(['after']);
     });
 
+    it('commits a pending batch once it is durable, in offset order, and resumes a new consumer after it', async () => {
+      const bus = newBus();
+      const topic = name('pending');
+      const groupId = name('g');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const producer = await bus.producer();
+      await producer.send(topic, [0, 1, 2, 3, 4, 5].map((i) => ({ key: 'k', value: Buffer.from(`m${i}`) })));
+      const durableAt: string[] = [];
+      const consumer = bus.consumer({ groupId, topics: [topic], maxBatchMessages: 2 });
+      const seen: string[] = [];
+      const done = consumer.run(async (batch) => {
+        seen.push(...batch.messages.map(text));
+        const last = text(batch.messages[batch.messages.length - 1]!);
+        // Durable a little later, as a stage's last write of a batch is.
+        return { durable: new Promise<void>((r) => setTimeout(() => (durableAt.push(last), r()), 50)) };
+      });
+      done.catch(() => {});
+      await waitFor(() => durableAt.length >= 3, T, 'three durable batches');
+      await consumer.stop();
+      await done;
+      expect(seen).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
+      await producer.send(topic, [{ key: 'k', value: Buffer.from('after') }]);
+      const second = collect(bus, { groupId, topics: [topic] });
+      await waitFor(() => second.received.length >= 1, T, 'the next message');
+      expect(second.received.map(text)).toEqual(['after']);
+    });
+
+    it('leaves a pending batch uncommitted when its durable rejects on stop, and redelivers it', async () => {
+      const bus = newBus();
+      const topic = name('pendingstop');
+      const groupId = name('g');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const producer = await bus.producer();
+      await producer.send(topic, [0, 1, 2, 3].map((i) => ({ key: 'k', value: Buffer.from(`m${i}`) })));
+      let handled = 0;
+      const consumer = bus.consumer({ groupId, topics: [topic], maxBatchMessages: 2 });
+      const done = consumer.run(async (batch, ctx) => {
+        handled++;
+        if (text(batch.messages[0]!) !== 'm0') {
+          // A later batch waits for the one before it to be durable, as the stage's first write does.
+          await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));
+          throw new Error('stopped');
+        }
+        // The first batch's last write never completes: the store is gone until the stage stops.
+        const durable = new Promise<void>((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('write given up')), { once: true }));
+        return { durable };
+      });
+      await waitFor(() => handled >= 1, T, 'the first batch');
+      await new Promise((r) => setTimeout(r, 100));
+      await consumer.stop();
+      await expect(done).resolves.toBeUndefined();
+      const second = collect(bus, { groupId, topics: [topic] });
+      await waitFor(() => second.received.length >= 4, T, 'redelivery');
+      expect(second.received.map(text)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    });
+
+    it('redelivers a pending batch whose durable rejects with a retryable error, and what followed it', async () => {
+      const bus = newBus();
+      const topic = name('pendingretry');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const producer = await bus.producer();
+      await producer.send(topic, Array.from({ length: 6 }, (_, i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+      let failed = false;
+      const seen: string[] = [];
+      const stored: string[] = [];
+      const consumer = bus.consumer({ groupId: name('g'), topics: [topic], maxBatchMessages: 2 });
+      const done = consumer.run(async (batch) => {
+        const values = batch.messages.map(text);
+        seen.push(...values);
+        const durable = new Promise<void>((resolve, reject) =>
+          setTimeout(() => {
+            if (values.includes('2') && !failed) {
+              failed = true;
+              reject(new UpstreamUnavailableError('STORE_DOWN', 'store unavailable'));
+            } else {
+              stored.push(...values);
+              resolve();
+            }
+          }, 20),
+        );
+        return { durable };
+      });
+      done.catch(() => {});
+      await waitFor(() => stored.length >= 6, T, 'all six durable');
+      expect(failed).toBe(true);
+      // Nothing skipped: the failed batch came back from its first message, after what was durable before it.
+      expect(stored.slice(0, 2)).toEqual(['0', '1']);
+      expect([...new Set(stored)].sort()).toEqual(['0', '1', '2', '3', '4', '5']);
+      expect(seen.filter((v) => v === '2')).toHaveLength(2);
+      let settled = false;
+      void done.then(() => (settled = true), () => (settled = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(settled).toBe(false);
+    });
+
+    it('rejects run() when a pending batch fails for good, without committing it', async () => {
+      const bus = newBus();
+      const topic = name('pendingfatal');
+      const groupId = name('g');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const producer = await bus.producer();
+      await producer.send(topic, [0, 1].map((i) => ({ key: 'k', value: Buffer.from(`m${i}`) })));
+      const boom = new NonRetryableError('SCHEMA_MISMATCH', 'the store refused the rows');
+      const consumer = bus.consumer({ groupId, topics: [topic] });
+      const done = consumer.run(async () => ({ durable: Promise.reject(boom) }));
+      await expect(done).rejects.toBe(boom);
+      const next = collect(bus, { groupId, topics: [topic] });
+      await waitFor(() => next.received.length >= 2, T, 'redelivery');
+      expect(next.received.map(text)).toEqual(['m0', 'm1']);
+    });
+
     it('rejects a message larger than the topic accepts, as non-retryable', async () => {
       const bus = newBus();
       const topic = name('toolarge');

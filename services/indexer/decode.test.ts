@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { Batch, BatchContext, IncomingMessage } from '../../shared/bus/bus.js';
+import { NonRetryableError } from '../../shared/runtime/errors.js';
+import { type DecodeStageDeps, type TableRows, type WriteChain, handleBatch } from './decode.js';
+import type { BlockDecoder } from './decode-pool.js';
+
+/**
+ * The stage's ordering across batches (bus.ts `PendingBatch`): a batch is handed back with its last write in
+ * flight, and the next batch's writes and checkpoint follow it. The decoder here stands in for decodeBlock (whose
+ * own tests use the real fixtures): one row per message, the message's text as its value.
+ */
+
+const decoder: BlockDecoder = {
+  depth: 1,
+  inThread: true,
+  decode: async (m) => ({ rows: { t: [{ v: m.value.toString() }] }, transactions: 1, checkpoint: m.headers['cp'] ?? null }),
+  close: async () => {},
+};
+
+function batchOf(values: string[], first: number, checkpoint: string): Batch {
+  const messages: IncomingMessage[] = values.map((v, i) => {
+    const headers: Record<string, string> = i === values.length - 1 ? { cp: checkpoint } : {};
+    return { topic: 'raw', partition: 0, offset: String(first + i), key: null, value: Buffer.from(v), headers };
+  });
+  return { topic: 'raw', partition: 0, messages };
+}
+
+/** A store writer whose writes complete when the test says so, recording what happened in order. */
+function controlledStore() {
+  const events: string[] = [];
+  const pending = new Map<string, { resolve: () => void; reject: (e: unknown) => void }>();
+  const valuesOf = (rows: TableRows): string => rows.get('t')!.objects.map((r) => (r as { v: string }).v).join(',');
+  const deps: DecodeStageDeps = {
+    consumer: undefined as never,
+    toRows: () => ({}),
+    flushRows: 1,
+    write: (rows) => {
+      const what = valuesOf(rows);
+      events.push(`write ${what}`);
+      return new Promise<void>((resolve, reject) => pending.set(what, { resolve, reject }));
+    },
+    deadLetter: async () => {},
+    checkpoints: { load: async () => null, save: async (cp) => void events.push(`checkpoint ${cp}`) },
+  };
+  const finish = async (what: string): Promise<void> => {
+    events.push(`acked ${what}`);
+    pending.get(what)!.resolve();
+    await new Promise((r) => setTimeout(r, 5));
+  };
+  const fail = async (what: string, e: unknown): Promise<void> => {
+    pending.get(what)!.reject(e);
+    await new Promise((r) => setTimeout(r, 5));
+  };
+  return { events, deps, finish, fail };
+}
+
+const ctx: BatchContext = { signal: new AbortController().signal, heartbeat: async () => {} };
+
+describe('decode stage across batches', () => {
+  it('hands a batch back pending, starts the next batch’s first write only after it, and saves checkpoints in order', async () => {
+    const s = controlledStore();
+    const chain: WriteChain = {};
+    const handling = handleBatch(s.deps, batchOf(['a', 'b'], 0, 'cp1'), ctx, decoder, chain);
+    await new Promise((r) => setTimeout(r, 5));
+    // One write in flight at a time: b waits for a.
+    expect(s.events).toEqual(['write a']);
+    await s.finish('a');
+    // The handler returns with its last write still in flight.
+    const first = await handling;
+    expect(s.events).toEqual(['write a', 'acked a', 'write b']);
+
+    const second = handleBatch(s.deps, batchOf(['c'], 2, 'cp2'), ctx, decoder, chain);
+    await new Promise((r) => setTimeout(r, 5));
+    // Decoded, but its write waits for the first batch's last write and checkpoint.
+    expect(s.events).toEqual(['write a', 'acked a', 'write b']);
+    let firstDurable = false;
+    void first.durable.then(() => (firstDurable = true));
+    await s.finish('b');
+    expect(firstDurable).toBe(true);
+    expect(s.events).toEqual(['write a', 'acked a', 'write b', 'acked b', 'checkpoint cp1', 'write c']);
+    const { durable } = await second;
+    await s.finish('c');
+    await durable;
+    expect(s.events.slice(-2)).toEqual(['acked c', 'checkpoint cp2']);
+  });
+
+  it('fails the next batch with the error its predecessor’s last write gave up with, and saves no checkpoint', async () => {
+    const s = controlledStore();
+    const chain: WriteChain = {};
+    const first = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, decoder, chain);
+    const second = handleBatch(s.deps, batchOf(['b'], 1, 'cp2'), ctx, decoder, chain).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const refused = new NonRetryableError('STORE_REFUSED', 'the rows do not fit the table');
+    await s.fail('a', refused);
+    await expect(first.durable).rejects.toBe(refused);
+    expect(await second).toBe(refused);
+    expect(s.events).toEqual(['write a']);
+    // The chain does not keep the failure: the redelivered batch writes afresh.
+    const again = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, decoder, chain);
+    await s.finish('a');
+    await again.durable;
+    expect(s.events).toEqual(['write a', 'write a', 'acked a', 'checkpoint cp1']);
+  });
+});
