@@ -51,7 +51,7 @@ describe('loadConfig with the tonflow schema', () => {
       clickhouseDatabase: 'tonflow',
       clickhouseUser: undefined,
       clickhousePassword: undefined,
-      batchMaxRows: 50000,
+      batchMaxRows: 120000,
       batchMaxMs: 500,
       logLevel: 'info',
       shutdownGraceMs: 15000,

@@ -500,7 +500,7 @@ export const tonflowConfigSchema = defineConfig(
     },
     batchMaxRows: {
       env: 'TONFLOW_BATCH_MAX_ROWS',
-      default: '50000',
+      default: '120000',
       description: 'Rows at which a stage flushes its batch to ClickHouse',
       type: integer(1, 10_000_000),
     },
