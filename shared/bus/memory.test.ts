@@ -213,6 +213,28 @@ describe('memory bus', () => {
       await waitFor(() => next.received.length >= 2, 2000, 'the redelivered batch');
       expect(next.received.map((m) => text(m.value))).toEqual(['m2', 'm3']);
     });
+
+    it('does not let a partition that always has more starve the member’s other partitions', async () => {
+      const b = createMemoryBus({ partitionsDefault: 2 });
+      onTestFinished(() => b.close());
+      const topic = unique('fair');
+      const busyKey = ['a0', 'a1', 'a2', 'a3'].find((k) => partitionForKey(k, 2) === 0)!;
+      const otherKey = ['b0', 'b1', 'b2', 'b3'].find((k) => partitionForKey(k, 2) === 1)!;
+      const producer = await b.producer();
+      await producer.send(topic, Array.from({ length: 10 }, (_, i) => ({ key: busyKey, value: Buffer.from(`busy${i}`) })));
+      await producer.send(topic, [{ key: otherKey, value: Buffer.from('other') }]);
+      const handled: string[] = [];
+      const c = b.consumer({ groupId: unique('g'), topics: [topic], maxBatchMessages: 1 });
+      const done = c.run(async (batch) => {
+        handled.push(text(batch.messages[0]!.value));
+        return { durable: tick(5) };
+      });
+      await waitFor(() => handled.length === 11, 2000, 'all eleven');
+      await c.stop();
+      await done;
+      // Round-robin as without pending batches: the other partition's message is among the first two handled.
+      expect(handled.indexOf('other')).toBeLessThanOrEqual(1);
+    });
   });
 
   describe('backpressure', () => {

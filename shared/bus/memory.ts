@@ -278,6 +278,18 @@ class Group {
     return undefined;
   }
 
+  /** Whether another partition of `member` than `busyKey` has a batch it could take now. */
+  hasOtherWork(member: Member, busyKey: string, topics: ReadonlyMap<string, MemoryTopic>): boolean {
+    const now = performance.now();
+    for (const tp of member.assigned) {
+      const key = tpKey(tp);
+      if (key === busyKey || this.busy.has(key) || (member.retryAt.get(key) ?? 0) > now) continue;
+      const log = topics.get(tp.topic)!.partitions[tp.partition]!;
+      if (Math.max(this.offsets.get(tp.topic)![tp.partition]!, log.startOffset) < log.endOffset) return true;
+    }
+    return false;
+  }
+
   release(work: Work): void {
     this.busy.delete(work.busyKey);
     // Another member may have been given this partition by a rebalance while the batch ran.
@@ -542,8 +554,11 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
             return;
           }
           pending = { last, durable: outcome.durable };
+          // Go on with this partition only while it is still this member's and no other of its partitions waits:
+          // the round-robin of `takeWork` must not starve them.
           const assigned = member.assigned.some((tp) => tp.topic === topic && tp.partition === partition);
-          const next = signal.aborted || !assigned ? [] : log.read(last + 1, maxMessages, maxBatchBytes);
+          const goOn = !signal.aborted && assigned && !group.hasOtherWork(member, work.busyKey, topics);
+          const next = goOn ? log.read(last + 1, maxMessages, maxBatchBytes) : [];
           if (next.length === 0) {
             await settlePending();
             return;
