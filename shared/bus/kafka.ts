@@ -310,15 +310,24 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
 
       // A handled batch whose effects are not yet durable (PendingBatch): resolved and committed once they are,
       // while the handler already works on the next part of the fetch.
-      let pending: { last: string; durable: Promise<void> } | undefined;
-      const settlePending = async (): Promise<void> => {
-        if (!pending) return;
+      let pending: { first: string; last: string; durable: Promise<void> } | undefined;
+      /**
+       * Waits for the pending part and commits it. Resolves with its failure when it did not become durable (the
+       * batch's failure, for `failed`); a commit error propagates to kafkajs, as it does for a batch handled outright.
+       */
+      const settlePending = async (): Promise<{ error: unknown; offset: string } | undefined> => {
+        if (!pending) return undefined;
         const p = pending;
         pending = undefined;
-        await p.durable;
+        try {
+          await p.durable;
+        } catch (error) {
+          return { error, offset: p.first };
+        }
         this.attempts.delete(key);
         resolveOffset(p.last);
         await commitOffsetsIfNecessary();
+        return undefined;
       };
       const failed = (e: unknown, offset: string): void => {
         if (heartbeatError !== undefined) throw heartbeatError;
@@ -355,35 +364,26 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
           outcome = await handler({ topic, partition, messages }, ctx);
         } catch (e) {
           // The part before this one may still become durable: its commit stands on its own.
-          try {
-            await settlePending();
-          } catch (earlier) {
-            return failed(earlier, messages[0]!.offset);
-          }
+          const earlier = await settlePending();
+          if (earlier) return failed(earlier.error, earlier.offset);
           return failed(e, messages[0]!.offset);
         }
         // Observed at once, before waiting on the part before it: a rejection surfaces through settlePending, never
         // as unhandled.
         if (isPendingBatch(outcome)) outcome.durable.catch(() => {});
-        try {
-          await settlePending();
-        } catch (e) {
-          return failed(e, messages[0]!.offset);
-        }
+        const earlier = await settlePending();
+        if (earlier) return failed(earlier.error, earlier.offset);
         const last = messages[messages.length - 1]!.offset;
         if (isPendingBatch(outcome)) {
-          pending = { last, durable: outcome.durable };
+          pending = { first: messages[0]!.offset, last, durable: outcome.durable };
         } else {
           this.attempts.delete(key);
           resolveOffset(last);
           await commitOffsetsIfNecessary();
         }
       }
-      try {
-        await settlePending();
-      } catch (e) {
-        failed(e, all[0]!.offset);
-      }
+      const lastPart = await settlePending();
+      if (lastPart) failed(lastPart.error, lastPart.offset);
     }
   }
 
