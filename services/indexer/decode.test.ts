@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, BatchContext, IncomingMessage } from '../../shared/bus/bus.js';
 import { NonRetryableError } from '../../shared/runtime/errors.js';
-import { type DecodeStageDeps, type TableRows, type WriteChain, handleBatch } from './decode.js';
+import { type DecodeStageDeps, type TableRows, type WriteChain, batchHandler, handleBatch } from './decode.js';
 import type { BlockDecoder } from './decode-pool.js';
 
 /**
@@ -17,23 +17,23 @@ const decoder: BlockDecoder = {
   close: async () => {},
 };
 
-function batchOf(values: string[], first: number, checkpoint: string): Batch {
+function batchOf(values: string[], first: number, checkpoint: string, partition = 0): Batch {
   const messages: IncomingMessage[] = values.map((v, i) => {
     const headers: Record<string, string> = i === values.length - 1 ? { cp: checkpoint } : {};
-    return { topic: 'raw', partition: 0, offset: String(first + i), key: null, value: Buffer.from(v), headers };
+    return { topic: 'raw', partition, offset: String(first + i), key: null, value: Buffer.from(v), headers };
   });
-  return { topic: 'raw', partition: 0, messages };
+  return { topic: 'raw', partition, messages };
 }
 
 /** A store writer whose writes complete when the test says so, recording what happened in order. */
-function controlledStore() {
+function controlledStore(flushRows = 1) {
   const events: string[] = [];
   const pending = new Map<string, { resolve: () => void; reject: (e: unknown) => void }>();
   const valuesOf = (rows: TableRows): string => rows.get('t')!.objects.map((r) => (r as { v: string }).v).join(',');
   const deps: DecodeStageDeps = {
     consumer: undefined as never,
     toRows: () => ({}),
-    flushRows: 1,
+    flushRows,
     write: (rows) => {
       const what = valuesOf(rows);
       events.push(`write ${what}`);
@@ -102,5 +102,42 @@ describe('decode stage across batches', () => {
     await s.finish('a');
     await again.durable;
     expect(s.events).toEqual(['write a', 'write a', 'acked a', 'checkpoint cp1']);
+  });
+
+  it('chains each partition on its own: a batch waits for its partition’s predecessor, never for another partition’s', async () => {
+    const s = controlledStore();
+    const handle = batchHandler(s.deps, decoder);
+    const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
+    const a = await handle(batchOf(['a'], 0, 'p0-a', 0), ctx);
+    // Partition 1 (Kafka hands the stage two partitions at once) writes at once, beside partition 0's write.
+    const b = await handle(batchOf(['b'], 0, 'p1-b', 1), ctx);
+    expect(s.events).toEqual(['write a', 'write b']);
+    const c = handle(batchOf(['c'], 1, 'p0-c', 0), ctx);
+    await tick();
+    await s.finish('b');
+    // Partition 1's write is done, yet c still waits for a.
+    expect(s.events).toEqual(['write a', 'write b', 'acked b', 'checkpoint p1-b']);
+    await s.finish('a');
+    expect(s.events).toEqual(['write a', 'write b', 'acked b', 'checkpoint p1-b', 'acked a', 'checkpoint p0-a', 'write c']);
+    await s.finish('c');
+    await Promise.all([a?.durable, b?.durable, (await c)?.durable]);
+  });
+
+  it('lets the redelivery of a failed batch write afresh, and makes the first chunk small again once the store is idle', async () => {
+    const s = controlledStore(4);
+    const chain: WriteChain = {};
+    const first = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, decoder, chain);
+    await s.fail('a', new NonRetryableError('STORE_REFUSED', 'the rows do not fit the table'));
+    await expect(first.durable).rejects.toThrow('do not fit');
+    // The redelivery does not inherit the failure; its first chunk is a quarter of flushRows (1 row), since nothing
+    // is being written, and the rest go in full chunks.
+    const again = handleBatch(s.deps, batchOf(['a', 'b', 'c', 'd', 'e'], 0, 'cp1'), ctx, decoder, chain);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(s.events).toEqual(['write a', 'write a']);
+    await s.finish('a');
+    const { durable } = await again;
+    await s.finish('b,c,d,e');
+    await durable;
+    expect(s.events).toEqual(['write a', 'write a', 'acked a', 'write b,c,d,e', 'acked b,c,d,e', 'checkpoint cp1']);
   });
 });

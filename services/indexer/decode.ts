@@ -1,4 +1,4 @@
-import type { Batch, BatchContext, Consumer, IncomingMessage, PendingBatch } from '../../shared/bus/bus.js';
+import type { Batch, BatchContext, BatchHandler, Consumer, IncomingMessage, PendingBatch } from '../../shared/bus/bus.js';
 import { isRetryable } from '../../shared/runtime/errors.js';
 import type { CheckpointStore } from '../follower/follow.js';
 import type { EncodedRows } from '../../shared/store/tsv.js';
@@ -74,12 +74,24 @@ export async function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
   }
   const workers = deps.decodeWorkers ?? (deps.toRows === blockToRows && decodeWorkersAvailable() ? defaultDecodeWorkers() : 0);
   const decoder = workers > 0 ? createWorkerDecoder(workers, deps.schema) : createInlineDecoder(deps.toRows);
-  const chain: WriteChain = {};
   try {
-    await deps.consumer.run((batch, ctx) => handleBatch(deps, batch, ctx, decoder, chain));
+    await deps.consumer.run(batchHandler(deps, decoder));
   } finally {
     await decoder.close();
   }
+}
+
+/** The stage's handler: {@link handleBatch} with one {@link WriteChain} per partition. */
+export function batchHandler(deps: DecodeStageDeps, decoder: BlockDecoder): BatchHandler {
+  // Partitions are independent streams, and Kafka hands two of them to the stage at once
+  // (partitionsConsumedConcurrently): their batches must not wait for, or take the place of, each other's.
+  const chains = new Map<string, WriteChain>();
+  return (batch, ctx) => {
+    const key = `${batch.topic}\0${batch.partition}`;
+    let chain = chains.get(key);
+    if (!chain) chains.set(key, (chain = {}));
+    return handleBatch(deps, batch, ctx, decoder, chain);
+  };
 }
 
 /** The stage's writes across batches: the durability of the latest batch handed back pending, which the next follows. */
@@ -111,6 +123,14 @@ export async function handleBatch(
   // first, the previous batch's durability: the first write of this batch waits for it.
   let inflight: Promise<void> | undefined = chain.last;
   chain.last = undefined;
+  // Whether the store may be idle: no write of this batch yet, and the predecessor's done. Only then is the first
+  // chunk made small, so that the store gets work soon; behind a write in flight a full chunk is what it needs next.
+  let wrote = false;
+  let predecessorDone = inflight === undefined;
+  inflight?.then(
+    () => (predecessorDone = true),
+    () => (predecessorDone = true),
+  );
   const flush = async (): Promise<void> => {
     const chunk = rows;
     rows = new Map();
@@ -120,6 +140,7 @@ export async function handleBatch(
     // Observed at once (the next flush or the end awaits it): a failure must not count as unhandled meanwhile.
     w.catch(() => {});
     inflight = w;
+    wrote = true;
   };
   // Decodes run ahead of their use, up to the decoder's depth, and are used in message order.
   type Outcome = { ok: true; decoded: DecodedMessage } | { ok: false; error: unknown };
@@ -157,13 +178,12 @@ export async function handleBatch(
         else list.encoded.push(chunk);
         rowCount += n;
       }
-      // The first chunk of a batch is smaller, so that the store has work soon after the batch arrives.
-      if (rowCount >= (inflight ? flushRows : firstFlushRows)) await flush();
+      if (rowCount >= (wrote || !predecessorDone ? flushRows : firstFlushRows)) await flush();
       await ctx.heartbeat();
       // Decoding on this thread never waits on I/O by itself; while a write is in flight, let its statements'
       // completions run between blocks, so the next table's insert starts now rather than after the whole chunk.
       // (Decode workers leave this thread waiting on their answers, which runs the completions anyway.)
-      if (inflight && decoder.inThread) await yieldToIo();
+      if ((wrote || !predecessorDone) && decoder.inThread) await yieldToIo();
     }
     if (rowCount > 0) await flush();
   } catch (e) {
@@ -180,7 +200,11 @@ export async function handleBatch(
     deps.onBatch?.({ blocks: messages.length - deadLettered, transactions, deadLettered, ms: performance.now() - started });
   })();
   // Observed at once (the bus and the next batch's first write await it): a failure must not count as unhandled.
-  durable.catch(() => {});
+  // A failed batch is redelivered (or the consumer stops): whatever comes next on this partition is that redelivery,
+  // which must not fail again on the old error.
+  durable.catch(() => {
+    if (chain.last === durable) chain.last = undefined;
+  });
   chain.last = durable;
   return { durable };
 }

@@ -363,8 +363,15 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         try {
           outcome = await handler({ topic, partition, messages }, ctx);
         } catch (e) {
-          // The part before this one may still become durable: its commit stands on its own.
-          const earlier = await settlePending();
+          // The part before this one may still become durable: its commit stands on its own. Should that commit
+          // fail (to kafkajs, as any commit error goes), this part's own failure is logged here, not lost.
+          let earlier: Awaited<ReturnType<typeof settlePending>>;
+          try {
+            earlier = await settlePending();
+          } catch (commitError) {
+            log?.warn({ groupId: this.opts.groupId, topic, partition, offset: messages[0]!.offset, err: e }, 'batch failed while the part before it was being committed');
+            throw commitError;
+          }
           if (earlier) return failed(earlier.error, earlier.offset);
           return failed(e, messages[0]!.offset);
         }
