@@ -131,6 +131,7 @@ export async function handleBatch(
     () => (predecessorDone = true),
     () => (predecessorDone = true),
   );
+  const storeBusy = (): boolean => wrote || !predecessorDone;
   const flush = async (): Promise<void> => {
     const chunk = rows;
     rows = new Map();
@@ -178,12 +179,12 @@ export async function handleBatch(
         else list.encoded.push(chunk);
         rowCount += n;
       }
-      if (rowCount >= (wrote || !predecessorDone ? flushRows : firstFlushRows)) await flush();
+      if (rowCount >= (storeBusy() ? flushRows : firstFlushRows)) await flush();
       await ctx.heartbeat();
       // Decoding on this thread never waits on I/O by itself; while a write is in flight, let its statements'
       // completions run between blocks, so the next table's insert starts now rather than after the whole chunk.
       // (Decode workers leave this thread waiting on their answers, which runs the completions anyway.)
-      if ((wrote || !predecessorDone) && decoder.inThread) await yieldToIo();
+      if (storeBusy() && decoder.inThread) await yieldToIo();
     }
     if (rowCount > 0) await flush();
   } catch (e) {

@@ -256,24 +256,17 @@ class Group {
     maxBytes: number,
   ): Work | undefined {
     const n = member.assigned.length;
+    const now = performance.now();
     for (let k = 0; k < n; k++) {
       const idx = (member.cursor + k) % n;
       const tp = member.assigned[idx]!;
+      const from = this.readableFrom(member, tp, topics, now);
+      if (from === undefined) continue;
       const busyKey = tpKey(tp);
-      if (this.busy.has(busyKey)) continue;
-      const retryAt = member.retryAt.get(busyKey);
-      if (retryAt !== undefined) {
-        if (retryAt > performance.now()) continue;
-        member.retryAt.delete(busyKey);
-      }
-      const log = topics.get(tp.topic)!.partitions[tp.partition]!;
-      const offsets = this.offsets.get(tp.topic)!;
-      // Below the log start: those messages were trimmed (Kafka's auto.offset.reset=earliest after retention).
-      const from = Math.max(offsets[tp.partition]!, log.startOffset);
-      if (from >= log.endOffset) continue;
+      member.retryAt.delete(busyKey);
       this.busy.add(busyKey);
       member.cursor = idx + 1;
-      return { tp, busyKey, messages: log.read(from, maxMessages, maxBytes) };
+      return { tp, busyKey, messages: topics.get(tp.topic)!.partitions[tp.partition]!.read(from, maxMessages, maxBytes) };
     }
     return undefined;
   }
@@ -281,13 +274,20 @@ class Group {
   /** Whether another partition of `member` than `busyKey` has a batch it could take now. */
   hasOtherWork(member: Member, busyKey: string, topics: ReadonlyMap<string, MemoryTopic>): boolean {
     const now = performance.now();
-    for (const tp of member.assigned) {
-      const key = tpKey(tp);
-      if (key === busyKey || this.busy.has(key) || (member.retryAt.get(key) ?? 0) > now) continue;
-      const log = topics.get(tp.topic)!.partitions[tp.partition]!;
-      if (Math.max(this.offsets.get(tp.topic)![tp.partition]!, log.startOffset) < log.endOffset) return true;
-    }
-    return false;
+    return member.assigned.some((tp) => tpKey(tp) !== busyKey && this.readableFrom(member, tp, topics, now) !== undefined);
+  }
+
+  /**
+   * The offset `member` would read `tp` from, or undefined when there is nothing there it may take now: the partition
+   * is in a handler, paused for a retry, or consumed to its end.
+   */
+  private readableFrom(member: Member, tp: TopicPartition, topics: ReadonlyMap<string, MemoryTopic>, now: number): number | undefined {
+    const key = tpKey(tp);
+    if (this.busy.has(key) || (member.retryAt.get(key) ?? 0) > now) return undefined;
+    const log = topics.get(tp.topic)!.partitions[tp.partition]!;
+    // Below the log start: those messages were trimmed (Kafka's auto.offset.reset=earliest after retention).
+    const from = Math.max(this.offsets.get(tp.topic)![tp.partition]!, log.startOffset);
+    return from < log.endOffset ? from : undefined;
   }
 
   release(work: Work): void {
