@@ -1,5 +1,6 @@
 import { hash as nodeHash } from 'node:crypto';
 import { Boc } from './boc/reader.js';
+import { type CellNode, hashBuiltCells } from './boc/built.js';
 import { Slice } from './boc/slice.js';
 import { DecodeError, tlbError } from './errors.js';
 import { type V3Block, blockRecord } from './records/block.js';
@@ -10,6 +11,7 @@ import { type AccountBlock, walkShardAccountBlocks } from './tlb/AccountBlock.js
 import { type Block, loadBlock } from './tlb/Block.js';
 import { shardId } from './tlb/ShardIdent.js';
 import { type Transaction, loadTransaction } from './tlb/Transaction.js';
+import type { Message } from './tlb/Message.js';
 import { type AccountStateBocs, accountStateBocs, accountStateRecord } from './records/account-state.js';
 import { findShardAccount, loadShardStateAccounts } from './tlb/ShardState.js';
 import type { ShardAccount } from './tlb/ShardAccount.js';
@@ -81,6 +83,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     // hashing them cell by cell as the records ask.
     prehash(boc, parsed.transactions.map((tx) => tx.cell));
   }
+  hashBuiltCells(boc, builtNodes(parsed.transactions));
   const fileHash = opts.fileHash ?? nodeHash('sha256', bytes, 'buffer');
   const mcBlockSeqno = block.info.shard.workchain === -1 ? block.info.seqno : (opts.mcBlockSeqno ?? null);
   const ctx = {
@@ -163,6 +166,20 @@ function prehash(boc: Boc, roots: number[]): void {
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
   }
+}
+
+/** Inline bodies and init states: the cells decoding built, which the records hash. */
+function builtNodes(transactions: Transaction[]): CellNode[] {
+  const out: CellNode[] = [];
+  const add = (m: Message): void => {
+    if (typeof m.body !== 'number') out.push(m.body);
+    if (m.init && typeof m.init.node !== 'number') out.push(m.init.node);
+  };
+  for (const tx of transactions) {
+    if (tx.inMsg) add(tx.inMsg);
+    for (const m of tx.outMsgs) add(m);
+  }
+  return out;
 }
 
 /** Names the TL-B type in any decode failure below it that does not already name one. */

@@ -1,5 +1,6 @@
 import { popcount } from './levels.js';
 import type { Boc } from './reader.js';
+import { MAX_BLOCKS, Sha256Lanes } from './sha256-multi.js';
 import { paddedLength, sha256Into } from './sha256.js';
 import type { Slice } from './slice.js';
 
@@ -65,6 +66,19 @@ export class BuiltCell {
     return this.levelDepths[Math.min(popcount(this.levelMask & ((1 << level) - 1)), this.levelDepths.length - 1)]!;
   }
 
+  /** Whether {@link hashBuiltCells} can hash this cell: level 0, every child a hashed cell of the bag. */
+  batchable(): boolean {
+    if (this.levelHashes) return false;
+    for (const r of this.refs) if (typeof r !== 'number' || this.boc.levelMask(r) !== 0) return false;
+    return true;
+  }
+
+  /** Sets the hash and depth {@link hashBuiltCells} computed for a {@link batchable} cell. */
+  setHash(hash: Uint8Array, depth: number): void {
+    this.levelHashes = [hash];
+    this.levelDepths = [depth];
+  }
+
   /** Ordinary-cell hashes, one per significant level, as for any cell of a BOC. */
   private compute(): Uint8Array[] {
     if (this.levelHashes) return this.levelHashes;
@@ -107,6 +121,52 @@ export class BuiltCell {
  * uses overlap. (node:crypto costs about a microsecond per call on these short inputs, several times more.)
  */
 const schedule = new Int32Array(64);
+
+/**
+ * Hashes the level-0 built cells among `nodes` whose children are cells of the bag, in one SIMD batch
+ * (sha256-multi.ts): a block builds one cell per inline message body, and hashing each on its own with the scalar
+ * sha256.ts costs about three times as much. Children are hashed first (by the bag, in one batch of their own if
+ * need be). Cells it cannot take, and every cell when SIMD is unavailable, keep hashing on first use.
+ */
+export function hashBuiltCells(boc: Boc, nodes: Iterable<CellNode>): void {
+  const unique = new Set<BuiltCell>();
+  for (const n of nodes) if (typeof n !== 'number' && n.batchable()) unique.add(n);
+  if (unique.size === 0) return;
+  const cells = [...unique];
+  const lanes = Sha256Lanes.acquire();
+  if (lanes === null) return;
+  try {
+    const depths = new Int32Array(cells.length);
+    lanes.done = (tag, at) => cells[tag]!.setHash(lanes.mem.slice(at, at + 32), depths[tag]!);
+    const mem = lanes.mem;
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i]!;
+      const data = c.paddedData();
+      const len = 2 + data.length + c.refs.length * 34;
+      if (len > 64 * MAX_BLOCKS - 9) continue;
+      const at = lanes.push(len, i);
+      mem[at] = c.refs.length;
+      mem[at + 1] = c.d2;
+      mem.set(data, at + 2);
+      let q = at + 2 + data.length;
+      let depth = 0;
+      for (const r of c.refs) {
+        const d = boc.depth(r as number);
+        if (d + 1 > depth) depth = d + 1;
+        mem[q++] = d >> 8;
+        mem[q++] = d & 0xff;
+      }
+      for (const r of c.refs) {
+        mem.set(boc.hash(r as number), q);
+        q += 32;
+      }
+      depths[i] = depth;
+    }
+    lanes.flush();
+  } finally {
+    lanes.release();
+  }
+}
 
 function nodeHashAt(boc: Boc, node: CellNode, level: number): Uint8Array {
   return typeof node === 'number' ? boc.hashAt(node, level) : node.hashAt(level);

@@ -11,7 +11,7 @@ import {
 } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { describeFixtures, fixturesDir, readFixture } from '../../../test/helpers/fixtures.js';
-import { BitWriter, BuiltCell, cellHash, sliceToCell, type CellNode } from './built.js';
+import { BitWriter, BuiltCell, cellHash, hashBuiltCells, sliceToCell, type CellNode } from './built.js';
 import { Boc } from './reader.js';
 import { Slice } from './slice.js';
 import { serializeBoc } from './writer.js';
@@ -318,6 +318,38 @@ describeFixtures('sliceToCell: the rest of a partially read slice', () => {
       n++;
     }
     expect(n).toBeGreaterThan(500);
+  });
+
+  it('hashBuiltCells: one batch of built cells hashes each as @ton/core does, and leaves the rest to hash()', () => {
+    const bytes = readFixture(FILE);
+    const boc = Boc.parse(bytes);
+    boc.hashAll();
+    const { toCell } = pair(boc, Cell.fromBoc(bytes)[0]!);
+    const nodes: CellNode[] = [];
+    const expected: Cell[] = [];
+    // Level-0 and level-1 cells alike: the batch takes the first, the second hash on first use.
+    for (const [i, b, r] of partialPoints(boc, 0xba7c4, 4)) {
+      const s = new Slice(boc, i);
+      s.skip(b);
+      for (let k = 0; k < r; k++) s.loadRef();
+      const cs = toCell[i]!.beginParse();
+      cs.skip(b);
+      for (let k = 0; k < r; k++) cs.loadRef();
+      nodes.push(sliceToCell(s));
+      expected.push(beginCell().storeSlice(cs).endCell());
+    }
+    const built = nodes.filter((n): n is BuiltCell => n instanceof BuiltCell);
+    const batchable = built.filter((n) => n.batchable()).length;
+    // More than one queue's worth (256) of each common length, and cells it must leave alone.
+    expect(batchable).toBeGreaterThan(1000);
+    expect(built.length - batchable).toBeGreaterThan(100);
+    hashBuiltCells(boc, [...nodes, ...nodes]);
+    expect(built.filter((n) => n.batchable())).toEqual([]);
+    for (let k = 0; k < nodes.length; k++) {
+      const node = nodes[k]!;
+      expect(hex(cellHash(boc, node)), `node ${k}`).toBe(expected[k]!.hash().toString('hex'));
+      if (node instanceof BuiltCell) expect(node.depth(), `node ${k}`).toBe(expected[k]!.depth());
+    }
   });
 
   // Cells under the block's Merkle update reference pruned branches, so their level is 1. A cell built from the rest

@@ -99,7 +99,6 @@ export function lookupHashmapAugE(s: Slice, n: number, key: Uint8Array, skipExtr
   let cell = s.loadRef();
   let m = n;
   let pos = 0;
-  const bit = (i: number): number => (key[i >> 3]! >> (7 - (i & 7))) & 1;
   for (;;) {
     if (s.boc.isExotic(cell)) return null;
     const node = new SliceClass(s.boc, cell);
@@ -107,16 +106,18 @@ export function lookupHashmapAugE(s: Slice, n: number, key: Uint8Array, skipExtr
     if (!node.loadBit()) {
       l = 0;
       while (node.loadBit()) l++;
-      for (let k = 0; k < l; k++) if ((node.loadBit() ? 1 : 0) !== bit(pos + k)) return null;
+      if (l > m) throw labelTooLong(l, m);
+      if (!labelMatches(node, key, pos, l)) return null;
     } else if (!node.loadBit()) {
       l = node.loadUint(32 - Math.clz32(m));
-      for (let k = 0; k < l; k++) if ((node.loadBit() ? 1 : 0) !== bit(pos + k)) return null;
+      if (l > m) throw labelTooLong(l, m);
+      if (!labelMatches(node, key, pos, l)) return null;
     } else {
       const v = node.loadBit() ? 1 : 0;
       l = node.loadUint(32 - Math.clz32(m));
-      for (let k = 0; k < l; k++) if (v !== bit(pos + k)) return null;
+      if (l > m) throw labelTooLong(l, m);
+      if (!keyBitsAll(key, pos, l, v)) return null;
     }
-    if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
     pos += l;
     m -= l;
     if (m === 0) {
@@ -125,10 +126,46 @@ export function lookupHashmapAugE(s: Slice, n: number, key: Uint8Array, skipExtr
     }
     const left = node.loadRef();
     const right = node.loadRef();
-    cell = bit(pos) ? right : left;
+    cell = keyBit(key, pos) ? right : left;
     pos++;
     m--;
   }
+}
+
+function labelTooLong(l: number, m: number): Error {
+  return tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
+}
+
+/** `k` (≤ 24) bits of `key` from bit `pos`, as an unsigned number; bits past the key's bytes read as 0. */
+function keyBits(key: Uint8Array, pos: number, k: number): number {
+  const total = (pos & 7) + k;
+  const bytes = (total + 7) >> 3;
+  let v = 0;
+  for (let i = 0, at = pos >> 3; i < bytes; i++, at++) v = v * 256 + (key[at] ?? 0);
+  return Math.floor(v / 2 ** (bytes * 8 - total)) % 2 ** k;
+}
+
+/**
+ * Reads `l` label bits from `node` and tells whether they equal key bits [pos, pos + l): compared 24 bits at a time,
+ * since a 256-bit dictionary's leaf label alone holds most of the key.
+ */
+function labelMatches(node: Slice, key: Uint8Array, pos: number, l: number): boolean {
+  for (let done = 0; done < l; ) {
+    const k = l - done >= 24 ? 24 : l - done;
+    if (node.loadUint(k) !== keyBits(key, pos + done, k)) return false;
+    done += k;
+  }
+  return true;
+}
+
+/** Whether key bits [pos, pos + l) all equal `v` (an `hml_same` label). */
+function keyBitsAll(key: Uint8Array, pos: number, l: number, v: number): boolean {
+  for (let done = 0; done < l; ) {
+    const k = l - done >= 24 ? 24 : l - done;
+    if (keyBits(key, pos + done, k) !== (v ? 2 ** k - 1 : 0)) return false;
+    done += k;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
