@@ -368,9 +368,11 @@ async function toTransactionRecords(db: Db, req: Req, rows: readonly Row[]): Pro
   const msgRows = await query(
     db,
     req,
-    // Replayed message rows are identical: one per (transaction, direction, message).
+    // Replayed message rows are identical: one per (transaction, direction, message). A read by the table's own key:
+    // without the setting ClickHouse first weighs each of the six projections against every part (requests one at a
+    // time on 1,000,000 transactions, interleaved with and without: 17.0 → 14.7 ms median).
     `SELECT * FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
-     LIMIT 1 BY tx_account, tx_lt, direction, msg_hash`,
+     LIMIT 1 BY tx_account, tx_lt, direction, msg_hash SETTINGS optimize_use_projections = 0`,
     { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
   );
   const byTx = new Map<string, Row[]>();
