@@ -1,7 +1,7 @@
 import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 import { skipCurrencyCollection } from './CurrencyCollection.js';
-import { walkHashmap, walkHashmapE } from './Hashmap.js';
+import { walkHashmapEValues, walkHashmapValues } from './Hashmap.js';
 import { type HashUpdate, loadHashUpdate } from './HashUpdate.js';
 import type { TlbBuilder } from './builder.js';
 import { type CurrencyCollection, addCurrencyCollections, grams, storeCurrencyCollection } from './CurrencyCollection.js';
@@ -26,13 +26,13 @@ export function loadAccountBlock(s: Slice): AccountBlock {
   const transactions: number[] = [];
   // The HashmapAug sits inline: its root edge uses this cell's bits and (for a fork) its first two references,
   // so the state_update reference comes after them.
-  walkHashmap(s, 64, (v) => transactions.push(v.loadRef()), skipCurrencyCollection);
+  walkHashmapValues(s, 64, (v) => transactions.push(v.loadRef()), skipCurrencyCollection);
   return { accountAddr, transactions, stateUpdate: loadHashUpdate(new Slice(s.boc, s.loadRef())) };
 }
 
 /** Walks `_ (HashmapAugE 256 AccountBlock CurrencyCollection) = ShardAccountBlocks` in account order. */
 export function walkShardAccountBlocks(s: Slice, each: (block: AccountBlock) => void): void {
-  walkHashmapE(s, 256, (v) => each(loadAccountBlock(v)), skipCurrencyCollection);
+  walkHashmapEValues(s, 256, (v) => each(loadAccountBlock(v)), skipCurrencyCollection);
 }
 
 /** One transaction of an AccountBlock to write: its cell, lt (the key) and `total_fees` (the augmentation). */

@@ -19,11 +19,19 @@ export function walkHashmap(
   walkNode(root, n, 0, key, leaf, skipExtra);
 }
 
+/**
+ * {@link walkHashmap} for callers that need the values only: the label bits are stepped over instead of copied
+ * into a key, which for a 256-bit map (ShardAccountBlocks) is most of the map's bits.
+ */
+export function walkHashmapValues(root: Slice, n: number, leaf: (value: Slice) => void, skipExtra?: (s: Slice) => void): void {
+  walkNode(root, n, 0, null, leaf, skipExtra);
+}
+
 function walkNode(
   s: Slice,
   m: number,
   keyPos: number,
-  key: Uint8Array,
+  key: Uint8Array | null,
   leaf: (value: Slice, key: Uint8Array) => void,
   skipExtra: ((s: Slice) => void) | undefined,
 ): void {
@@ -33,33 +41,47 @@ function walkNode(
     l = 0;
     while (s.loadBit()) l++;
     if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
-    for (let k = 0; k < l; k++) key[keyPos + k] = s.loadBit() ? 1 : 0;
+    labelBits(s, l, key, keyPos);
   } else {
     const same = s.loadBit();
     const width = 32 - Math.clz32(m);
     if (!same) {
       l = s.loadUint(width);
       if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
-      for (let k = 0; k < l; k++) key[keyPos + k] = s.loadBit() ? 1 : 0;
+      labelBits(s, l, key, keyPos);
     } else {
       const v = s.loadBit() ? 1 : 0;
       l = s.loadUint(width);
       if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
-      key.fill(v, keyPos, keyPos + l);
+      key?.fill(v, keyPos, keyPos + l);
     }
   }
   const rest = m - l;
   if (rest === 0) {
     if (skipExtra) skipExtra(s);
-    leaf(s, key);
+    leaf(s, key!);
     return;
   }
   const left = s.loadRef();
   const right = s.loadRef();
-  key[keyPos + l] = 0;
+  if (key) key[keyPos + l] = 0;
   walkNode(new SliceClass(s.boc, left), rest - 1, keyPos + l + 1, key, leaf, skipExtra);
-  key[keyPos + l] = 1;
+  if (key) key[keyPos + l] = 1;
   walkNode(new SliceClass(s.boc, right), rest - 1, keyPos + l + 1, key, leaf, skipExtra);
+}
+
+/** Reads `l` label bits into `key` from `keyPos` (24 at a time), or steps over them when no key is kept. */
+function labelBits(s: Slice, l: number, key: Uint8Array | null, keyPos: number): void {
+  if (key === null) {
+    s.skip(l);
+    return;
+  }
+  for (let done = 0; done < l; ) {
+    const k = l - done >= 24 ? 24 : l - done;
+    const v = s.loadUint(k);
+    for (let j = 0; j < k; j++) key[keyPos + done + j] = (v >> (k - 1 - j)) & 1;
+    done += k;
+  }
 }
 
 /**
@@ -73,6 +95,12 @@ export function walkHashmapE(
 ): void {
   if (!s.loadBit()) return;
   walkHashmap(new SliceClass(s.boc, s.loadRef()), n, leaf, skipExtra);
+}
+
+/** {@link walkHashmapE} without the keys ({@link walkHashmapValues}). */
+export function walkHashmapEValues(s: Slice, n: number, leaf: (value: Slice) => void, skipExtra?: (s: Slice) => void): void {
+  if (!s.loadBit()) return;
+  walkHashmapValues(new SliceClass(s.boc, s.loadRef()), n, leaf, skipExtra);
 }
 
 /** The key bits as an unsigned number (keys up to 53 bits). */

@@ -2,7 +2,7 @@ import { Slice } from '../boc/slice.js';
 import { tlbError } from '../errors.js';
 import { type AccountStatus, loadAccountStatus } from './AccountStatus.js';
 import { type CurrencyCollection, loadCurrencyCollection } from './CurrencyCollection.js';
-import { walkHashmapE } from './Hashmap.js';
+import { walkHashmapEValues } from './Hashmap.js';
 import { type HashUpdate, loadHashUpdate } from './HashUpdate.js';
 import { type Message, loadMessage } from './Message.js';
 import { type TransactionDescr, loadTransactionDescr } from './TransactionDescr.js';
@@ -46,7 +46,7 @@ export function loadTransaction(s: Slice): Transaction {
   const inRef = msgs.loadMaybeRef();
   const inMsg = inRef >= 0 ? loadMessage(new Slice(s.boc, inRef)) : null;
   const outMsgs: Message[] = [];
-  walkHashmapE(msgs, 15, (v) => outMsgs.push(loadMessage(new Slice(s.boc, v.loadRef()))));
+  walkHashmapEValues(msgs, 15, (v) => outMsgs.push(loadMessage(new Slice(s.boc, v.loadRef()))));
   const totalFees = loadCurrencyCollection(s);
   const stateUpdate = loadHashUpdate(new Slice(s.boc, s.loadRef()));
   const description = loadTransactionDescr(new Slice(s.boc, s.loadRef()));
