@@ -164,13 +164,11 @@ function labelTooLong(l: number, m: number): Error {
   return tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
 }
 
-/** `k` (≤ 24) bits of `key` from bit `pos`, as an unsigned number; bits past the key's bytes read as 0. */
+/** `k` (1..24) bits of `key` from bit `pos`, as an unsigned number; bits past the key's bytes read as 0. */
 function keyBits(key: Uint8Array, pos: number, k: number): number {
-  const total = (pos & 7) + k;
-  const bytes = (total + 7) >> 3;
-  let v = 0;
-  for (let i = 0, at = pos >> 3; i < bytes; i++, at++) v = v * 256 + (key[at] ?? 0);
-  return Math.floor(v / 2 ** (bytes * 8 - total)) % 2 ** k;
+  const at = pos >> 3;
+  const word = ((key[at] ?? 0) << 24) | ((key[at + 1] ?? 0) << 16) | ((key[at + 2] ?? 0) << 8) | (key[at + 3] ?? 0);
+  return (word << (pos & 7)) >>> (32 - k);
 }
 
 /**
