@@ -39,6 +39,11 @@ export class Boc {
   /** Slot of each cell with a non-zero level mask in lowHashes/lowDepths (assigned while parsing). */
   private readonly lowSlot: Int32Array;
   private lowSlots = 0;
+  /** Height of each cell (0 for a leaf, else one more than its highest child), from the parse's last pass. */
+  private readonly height: Int32Array;
+  private maxHeight = 0;
+  /** The Merkle proof and update cells, whose stored child hashes are checked once their children are hashed. */
+  private readonly merkleCells: number[] = [];
   /** False until a first cell is hashed: a first batch then needs no earlier hashes as inputs. */
   private anyHashed = false;
   private readonly scratch = new Uint8Array(paddedLength(2 + 128 + 4 * 2 + 4 * 32));
@@ -70,6 +75,7 @@ export class Boc {
     this.depths = new Uint16Array(count);
     this.hashed = new Uint8Array(count);
     this.lowSlot = new Int32Array(count);
+    this.height = new Int32Array(count);
   }
 
   /** Parses the header, index and cell table. Throws {@link DecodeError} on any malformed input. */
@@ -216,15 +222,26 @@ export class Boc {
   /**
    * A cell's level mask follows from its children (tvm.pdf §3.1.3): their union for ordinary cells, shifted down
    * one level for Merkle cells, stored in the data for pruned branches. Hashing trusts the descriptor, so a
-   * descriptor that disagrees is rejected here, children first (they come later in the bag).
+   * descriptor that disagrees is rejected here, children first (they come later in the bag). The same pass records
+   * each cell's height, which orders a hashing batch ({@link byHeight}).
    */
   private checkLevelMasks(): void {
+    const { d1: D1, refs, height } = this;
     for (let i = this.count - 1; i >= 0; i--) {
-      const d1 = this.d1[i]!;
+      const d1 = D1[i]!;
       const n = d1 & 7;
       let mask = 0;
-      for (let r = 0; r < n; r++) mask |= this.d1[this.refs[i * 4 + r]!]! >> 5;
+      let h = 0;
+      for (let r = 0; r < n; r++) {
+        const child = refs[i * 4 + r]!;
+        mask |= D1[child]! >> 5;
+        const ch = height[child]! + 1;
+        if (ch > h) h = ch;
+      }
+      height[i] = h;
+      if (h > this.maxHeight) this.maxHeight = h;
       const type = d1 & 8 ? this.bytes[this.dataOff[i]!]! : 0;
+      if (type === 3 || type === 4) this.merkleCells.push(i);
       if (type === 1) {
         this.lowSlot[i] = this.lowSlots++;
         continue;
@@ -372,18 +389,25 @@ export class Boc {
    */
   private byHeight(cells: Int32Array | null, n: number): { order: Int32Array; start: Int32Array; maxHeight: number } {
     const { count, d1, refs } = this;
-    const height = new Int32Array(count);
+    let height: Int32Array;
     let maxHeight = 0;
-    for (let k = 0; k < n; k++) {
-      const i = cells === null ? count - 1 - k : cells[k]!;
-      const m = d1[i]! & 7;
-      let h = 0;
-      for (let r = 0; r < m; r++) {
-        const ch = height[refs[i * 4 + r]!]! + 1;
-        if (ch > h) h = ch;
+    if (cells === null) {
+      // The whole bag: the heights the parse recorded.
+      height = this.height;
+      maxHeight = this.maxHeight;
+    } else {
+      height = new Int32Array(count);
+      for (let k = 0; k < n; k++) {
+        const i = cells[k]!;
+        const m = d1[i]! & 7;
+        let h = 0;
+        for (let r = 0; r < m; r++) {
+          const ch = height[refs[i * 4 + r]!]! + 1;
+          if (ch > h) h = ch;
+        }
+        height[i] = h;
+        if (h > maxHeight) maxHeight = h;
       }
-      height[i] = h;
-      if (h > maxHeight) maxHeight = h;
     }
     // Counting sort by height: cells of height h are order[start[h], start[h + 1]).
     const start = new Int32Array(maxHeight + 2);
@@ -428,11 +452,15 @@ export class Boc {
     if (!result.ok) throw depthError(result.cell, result.depth, this.dataOff[result.cell]!);
     this.anyHashed = true;
     try {
-      for (let k = 0; k < n; k++) {
-        const cell = order[k]!;
-        if ((this.d1[cell]! & 8) === 0) continue;
-        const type = this.bytes[this.dataOff[cell]!]!;
-        if (type === 3 || type === 4) this.checkMerkleChildren(cell, this.dataOff[cell]!);
+      if (cells === null) {
+        for (const cell of this.merkleCells) this.checkMerkleChildren(cell, this.dataOff[cell]!);
+      } else {
+        for (let k = 0; k < n; k++) {
+          const cell = order[k]!;
+          if ((this.d1[cell]! & 8) === 0) continue;
+          const type = this.bytes[this.dataOff[cell]!]!;
+          if (type === 3 || type === 4) this.checkMerkleChildren(cell, this.dataOff[cell]!);
+        }
       }
     } catch (e) {
       for (let k = 0; k < n; k++) this.hashed[order[k]!] = 0;
