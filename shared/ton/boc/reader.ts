@@ -285,6 +285,29 @@ export class Boc {
     return this.hashes.subarray(cell * 32, cell * 32 + 32);
   }
 
+  /** The first four bytes of the representation hash, as a little-endian 32-bit integer (a well-spread hash key). */
+  hashWord(cell: number): number {
+    this.ensureHashed(cell);
+    return this.hashesView.getInt32(cell * 32, true);
+  }
+
+  /** Whether two cells have the same representation hash, compared in place. */
+  sameHash(a: number, b: number): boolean {
+    this.ensureHashed(a);
+    this.ensureHashed(b);
+    const h = this.hashes;
+    for (let k = 0, x = a * 32, y = b * 32; k < 32; k++) if (h[x + k] !== h[y + k]) return false;
+    return true;
+  }
+
+  /** Whether `cell`'s representation hash equals `hash`. */
+  hashEquals(cell: number, hash: Uint8Array): boolean {
+    this.ensureHashed(cell);
+    const h = this.hashes;
+    for (let k = 0, x = cell * 32; k < 32; k++) if (h[x + k] !== hash[k]) return false;
+    return true;
+  }
+
   depth(cell: number): number {
     this.ensureHashed(cell);
     return this.depths[cell]!;

@@ -1,4 +1,4 @@
-import { BuiltCell, type CellNode, cellHash } from './built.js';
+import { BuiltCell, type CellNode } from './built.js';
 import { crc32c } from './crc32c.js';
 import type { Boc } from './reader.js';
 
@@ -53,7 +53,9 @@ export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean })
       out[p++] = d2;
       const off = boc.dataOff[c]!;
       const len = (d2 >> 1) + (d2 & 1);
-      for (let i = 0; i < len; i++) out[p + i] = boc.bytes[off + i]!;
+      const bytes = boc.bytes;
+      if (len > 16) out.set(bytes.subarray(off, off + len), p);
+      else for (let i = 0; i < len; i++) out[p + i] = bytes[off + i]!;
       p += len;
     } else {
       out[p++] = c.d1;
@@ -91,31 +93,21 @@ interface CellInfo {
 /** The node's BagOfCells, reduced to what ordering one root needs. */
 class Bag {
   readonly cells: CellInfo[] = [];
-  private readonly byShortHash = new Map<number, number>();
-  private readonly byHash = new Map<string, number>();
-  private readonly byIndex = new Map<number, number>();
+  /**
+   * Cells by hash: an open-addressing table of import index + 1 (0 = empty), keyed by the hash's first 32 bits
+   * (already uniformly spread). A body of ~60 cells did two Map insertions and lookups per cell before, which was
+   * most of its serialization time.
+   */
+  private table = new Int32Array(64);
   private allocated: CellInfo[] = [];
 
   constructor(private readonly boc: Boc) {}
 
   /** `import_cell`: children first, each distinct cell (by hash) once; returns its import index. */
   importCell(node: CellNode): number {
-    if (typeof node === 'number') {
-      const seen = this.byIndex.get(node);
-      if (seen !== undefined) return seen;
-    }
-    const h = cellHash(this.boc, node);
-    // Keyed by 30 bits of the hash (a small integer: no string to build and hash per cell); the full hash decides
-    // when two different cells share them, and such cells are then looked up by their whole hash.
-    const short = (h[0]! | (h[1]! << 8) | (h[2]! << 16) | (h[3]! << 24)) & 0x3fffffff;
-    const first = this.byShortHash.get(short);
-    let key: string | null = null;
-    if (first !== undefined) {
-      if (sameHash(cellHash(this.boc, this.cells[first]!.node), h)) return first;
-      key = Buffer.from(h.buffer, h.byteOffset, 32).toString('latin1');
-      const known = this.byHash.get(key);
-      if (known !== undefined) return known;
-    }
+    const word = hashWord(this.boc, node);
+    const known = this.find(node, word);
+    if (known >= 0) return known;
     const refs: number[] = [];
     let sumChildWt = 1;
     const n = refCount(this.boc, node);
@@ -126,10 +118,32 @@ class Bag {
     }
     const idx = this.cells.length;
     this.cells.push({ node, refs, newRefs: new Array<number>(n), wt: Math.min(0xff, sumChildWt), newIdx: -1 });
-    if (key === null) this.byShortHash.set(short, idx);
-    else this.byHash.set(key, idx);
-    if (typeof node === 'number') this.byIndex.set(node, idx);
+    if (2 * this.cells.length > this.table.length) this.grow();
+    else this.insert(idx, word);
     return idx;
+  }
+
+  private find(node: CellNode, word: number): number {
+    const { table } = this;
+    const mask = table.length - 1;
+    for (let slot = word & mask; ; slot = (slot + 1) & mask) {
+      const e = table[slot]!;
+      if (e === 0) return -1;
+      if (sameNodeHash(this.boc, this.cells[e - 1]!.node, node)) return e - 1;
+    }
+  }
+
+  private insert(idx: number, word: number): void {
+    const { table } = this;
+    const mask = table.length - 1;
+    let slot = word & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = idx + 1;
+  }
+
+  private grow(): void {
+    this.table = new Int32Array(this.table.length * 2);
+    for (let i = 0; i < this.cells.length; i++) this.insert(i, hashWord(this.boc, this.cells[i]!.node));
   }
 
   /** `reorder_cells`: returns the cells in allocation order. */
@@ -198,13 +212,27 @@ class Bag {
   }
 }
 
-function sameHash(a: Uint8Array, b: Uint8Array): boolean {
-  for (let k = 0; k < 32; k++) if (a[k] !== b[k]) return false;
+function hashWord(boc: Boc, node: CellNode): number {
+  if (typeof node === 'number') return boc.hashWord(node);
+  const h = node.hash();
+  return h[0]! | (h[1]! << 8) | (h[2]! << 16) | (h[3]! << 24);
+}
+
+function sameNodeHash(boc: Boc, a: CellNode, b: CellNode): boolean {
+  if (typeof a === 'number') {
+    if (typeof b === 'number') return a === b || boc.sameHash(a, b);
+    return boc.hashEquals(a, b.hash());
+  }
+  if (typeof b === 'number') return boc.hashEquals(b, a.hash());
+  const x = a.hash();
+  const y = b.hash();
+  for (let k = 0; k < 32; k++) if (x[k] !== y[k]) return false;
   return true;
 }
 
+/** Big-endian in `bytes` bytes (at most 4: a bag's cell count and size are below 2^32). */
 function putUint(out: Uint8Array, p: number, v: number, bytes: number): number {
-  for (let k = bytes - 1; k >= 0; k--) out[p++] = Math.floor(v / 256 ** k) % 256;
+  for (let k = bytes - 1; k >= 0; k--) out[p++] = (v >>> (8 * k)) & 0xff;
   return p;
 }
 
