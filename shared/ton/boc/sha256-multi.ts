@@ -20,8 +20,15 @@ import { SHA256_K } from './sha256.js';
  */
 const VECTORS = 1;
 
-/** Bytes reserved at address 0 for the round constants, each splatted to a 16-byte vector. */
-export const K_BYTES = 64 * 16;
+/** The round constants, each splatted to a 16-byte vector, at address 0. */
+const K_TABLE = 64 * 16;
+/** Most vectors per group any module uses (a scratch area per vector follows the constants). */
+const MAX_VECTORS = 2;
+/** Scratch of the kernel: the 64 words W[t] + K[t] of the block being hashed, then the state saved before it. */
+const WK_BASE = K_TABLE;
+const SAVED_BASE = WK_BASE + MAX_VECTORS * 64 * 16;
+/** Bytes reserved at address 0: the round constants, then the kernel's scratch. */
+export const K_BYTES = SAVED_BASE + MAX_VECTORS * 8 * 16;
 
 const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
@@ -195,6 +202,7 @@ function transpose(c: Code, src: number[], tmp: number[], use: (k: number, emit:
  * `out + 32·m`.
  */
 export function hashBody(vectors: number): { locals: number[]; code: number[] } {
+  if (vectors > MAX_VECTORS) throw new RangeError(`sha256-multi: at most ${MAX_VECTORS} vectors have scratch`);
   const lanes = 4 * vectors;
   // Parameters 0..4; then i32 locals; then v128 locals.
   const [pIn, pStride, pBlocks, pGroups, pOut] = [0, 1, 2, 3, 4];
@@ -207,7 +215,6 @@ export function hashBody(vectors: number): { locals: number[]; code: number[] } 
   const i32Locals = next - 5;
   const v = (n: number): number[] => Array.from({ length: n }, () => next++);
   const state = Array.from({ length: vectors }, () => v(8));
-  const saved = Array.from({ length: vectors }, () => v(8));
   const w = Array.from({ length: vectors }, () => v(16));
   const t1 = v(vectors);
   const load = v(4);
@@ -247,10 +254,6 @@ export function hashBody(vectors: number): { locals: number[]; code: number[] } 
   c.op(0x40);
 
   for (let s = 0; s < vectors; s++) {
-    for (let i = 0; i < 8; i++) {
-      c.get(state[s]![i]!);
-      c.set(saved[s]![i]!);
-    }
     for (let k = 0; k < 4; k++) {
       for (let j = 0; j < 4; j++) {
         c.get(q);
@@ -269,13 +272,32 @@ export function hashBody(vectors: number): { locals: number[]; code: number[] } 
     }
   }
 
+  // The message schedule first, into memory as W[t] + K[t]: the rounds then keep only the state and two
+  // temporaries in registers. Interleaving both (the straightforward form) keeps the 16-word ring, the state and
+  // the saved state live at once, three times x86-64's sixteen vector registers, and spills on every round.
+  for (let s = 0; s < vectors; s++) {
+    const W = w[s]!;
+    for (let t = 0; t < 64; t++) {
+      if (t >= 16) scheduleStep(c, W, t);
+      c.i32(0);
+      c.get(W[t & 15]!);
+      c.i32(0);
+      c.mem(SIMD.load, t * 16);
+      c.simd(SIMD.add);
+      c.mem(SIMD.store, WK_BASE + s * 1024 + t * 16);
+    }
+    for (let i = 0; i < 8; i++) {
+      c.i32(0);
+      c.get(state[s]![i]!);
+      c.mem(SIMD.store, SAVED_BASE + s * 128 + i * 16);
+    }
+  }
+
   const names = state.map((st) => [...st]);
   for (let t = 0; t < 64; t++) {
     for (let s = 0; s < vectors; s++) {
-      const W = w[s]!;
-      if (t >= 16) scheduleStep(c, W, t);
       const [a, b, cc, d, e, f, gg, h] = names[s]! as [number, number, number, number, number, number, number, number];
-      // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]; Ch is bitselect(f, g, e).
+      // T1 = h + Σ1(e) + Ch(e, f, g) + (K[t] + W[t]); Ch is bitselect(f, g, e).
       c.get(h);
       c.sigma(e, 6, 11, 25);
       c.simd(SIMD.add);
@@ -285,9 +307,7 @@ export function hashBody(vectors: number): { locals: number[]; code: number[] } 
       c.simd(SIMD.bitselect);
       c.simd(SIMD.add);
       c.i32(0);
-      c.mem(SIMD.load, t * 16);
-      c.simd(SIMD.add);
-      c.get(W[t & 15]!);
+      c.mem(SIMD.load, WK_BASE + s * 1024 + t * 16);
       c.simd(SIMD.add);
       c.set(t1[s]!);
       // e' = d + T1, kept in d's local.
@@ -314,7 +334,8 @@ export function hashBody(vectors: number): { locals: number[]; code: number[] } 
   for (let s = 0; s < vectors; s++) {
     for (let i = 0; i < 8; i++) {
       c.get(state[s]![i]!);
-      c.get(saved[s]![i]!);
+      c.i32(0);
+      c.mem(SIMD.load, SAVED_BASE + s * 128 + i * 16);
       c.simd(SIMD.add);
       c.set(state[s]![i]!);
     }
