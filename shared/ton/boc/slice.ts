@@ -85,7 +85,7 @@ export class Slice {
   /** Signed integer of at most 32 bits. */
   loadInt(n: number): number {
     const v = this.loadUint(n);
-    return n > 0 && v >= 2 ** (n - 1) ? v - 2 ** n : v;
+    return n > 0 && v >= POW2[n - 1]! ? v - POW2[n]! : v;
   }
 
   /** Unsigned integer of any width as bigint. */
@@ -149,8 +149,18 @@ export class Slice {
     const bytes = this.boc.bytes;
     const shift = abs & 7;
     let at = abs >>> 3;
+    // Four bytes per step from a 40-bit window (exact in doubles), while five source bytes remain.
+    let k = 0;
+    for (; k + 4 <= n && at + 4 < bytes.length; k += 4, at += 4) {
+      const hi = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+      const w = (hi << shift) | (bytes[at + 4]! >>> (8 - shift));
+      out[k] = w >>> 24;
+      out[k + 1] = (w >>> 16) & 0xff;
+      out[k + 2] = (w >>> 8) & 0xff;
+      out[k + 3] = w & 0xff;
+    }
     let cur = bytes[at]!;
-    for (let k = 0; k < n; k++) {
+    for (; k < n; k++) {
       const nextByte = bytes[++at] ?? 0;
       out[k] = ((cur << shift) | (nextByte >>> (8 - shift))) & 0xff;
       cur = nextByte;
