@@ -1124,7 +1124,7 @@ describeFixtures('single-transaction BOCs (transactions/*.boc) vs MANIFEST.md', 
       const boc = Boc.parse(readFixture(`transactions/${file}`));
       const tx = loadTransaction(new Slice(boc, boc.root));
       const workchain = MASTERCHAIN_TX_FIXTURES.has(file) ? -1 : 0;
-      const rec = transactionRecord(boc, tx, { workchain, shard: 0x8000000000000000n, seqno: 1, mcBlockSeqno: null });
+      const rec = transactionRecord(boc, tx, { workchain, shard: '8000000000000000', seqno: 1, mcBlockSeqno: null });
       const d = rec.description as Record<string, any>;
       expect(b64ToHex(rec.hash)).toBe(e.hash);
       expect(rec.lt).toBe(e.lt);
@@ -1179,7 +1179,7 @@ describeFixtures('single-transaction BOCs (transactions/*.boc) vs MANIFEST.md', 
   it('external addresses (toncore_4): messages carry external (addr_extern / addr_none) sides, records render them null', () => {
     const boc = Boc.parse(readFixture('transactions/mainnet_tx_toncore_4_should_parse_messages_with_external_addresses.boc'));
     const tx = loadTransaction(new Slice(boc, boc.root));
-    const rec = transactionRecord(boc, tx, { workchain: -1, shard: 0x8000000000000000n, seqno: 1, mcBlockSeqno: null });
+    const rec = transactionRecord(boc, tx, { workchain: -1, shard: '8000000000000000', seqno: 1, mcBlockSeqno: null });
     const externals = [tx.inMsg!, ...tx.outMsgs].flatMap((m) => [m.info.src, m.info.dest]).filter((a) => a.type === 'extern');
     expect(externals.length).toBeGreaterThan(0);
     for (const a of externals) if (a.type === 'extern') expect(a.bits).toBeGreaterThan(0);
@@ -1191,7 +1191,7 @@ describeFixtures('single-transaction BOCs (transactions/*.boc) vs MANIFEST.md', 
     for (const file of ['mainnet_tx_toncore_3_should_parse_state_init_transaction.boc', 'mainnet_tx_v2_jeyroik_lt27251004000001.boc']) {
       const boc = Boc.parse(readFixture(`transactions/${file}`));
       const tx = loadTransaction(new Slice(boc, boc.root));
-      const rec = transactionRecord(boc, tx, { workchain: 0, shard: 0x8000000000000000n, seqno: 1, mcBlockSeqno: null });
+      const rec = transactionRecord(boc, tx, { workchain: 0, shard: '8000000000000000', seqno: 1, mcBlockSeqno: null });
       expect(tx.inMsg!.init, file).not.toBeNull();
       const init = rec.in_msg!.init_state!;
       expect(init).not.toBeNull();
@@ -1207,7 +1207,7 @@ describeFixtures('single-transaction BOCs (transactions/*.boc) vs MANIFEST.md', 
   it('Merkle-proof body (testnet): body is kept as the exotic cell, hash and BOC survive the round trip through @ton/core', () => {
     const boc = Boc.parse(readFixture('transactions/testnet_tx_merkle_proof_body.boc'));
     const tx = loadTransaction(new Slice(boc, boc.root));
-    const rec = transactionRecord(boc, tx, { workchain: 0, shard: 0x8000000000000000n, seqno: 1, mcBlockSeqno: null });
+    const rec = transactionRecord(boc, tx, { workchain: 0, shard: '8000000000000000', seqno: 1, mcBlockSeqno: null });
     const body = Cell.fromBoc(Buffer.from(rec.in_msg!.message_content.body, 'base64'))[0]!;
     expect(body.hash().toString('base64')).toBe(rec.in_msg!.message_content.hash);
     let exotic = false;
@@ -1230,7 +1230,7 @@ describeFixtures('decodeBlock: a message or body met twice in a block is rendere
       const decoded = decodeBlock(bytes);
       const p = parseBlock(bytes);
       const { workchain, seqno } = decoded.block;
-      const ctx = { workchain, shard: BigInt.asIntN(64, BigInt(`0x${decoded.block.shard}`)), seqno, mcBlockSeqno: decoded.transactions[0]?.mc_block_seqno ?? null };
+      const ctx = { workchain, shard: decoded.block.shard, seqno, mcBlockSeqno: decoded.transactions[0]?.mc_block_seqno ?? null };
       // Without the per-block memo: every record from scratch.
       const alone = p.transactions.map((tx) => transactionRecord(p.boc, tx, ctx));
       const withStates = decoded.transactions.map((t, i) => ({ ...t, account_state_before: alone[i]!.account_state_before, account_state_after: alone[i]!.account_state_after }));

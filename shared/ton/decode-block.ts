@@ -88,7 +88,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
   const mcBlockSeqno = block.info.shard.workchain === -1 ? block.info.seqno : (opts.mcBlockSeqno ?? null);
   const ctx = {
     workchain: block.info.shard.workchain,
-    shard: shardId(block.info.shard),
+    shard: shardHex(shardId(block.info.shard)),
     seqno: block.info.seqno,
     mcBlockSeqno,
     memo: new MessageMemo(),

@@ -150,7 +150,7 @@ function transactionWithExitArg(): V3Transaction {
   tx.description.computePhase.exitArg = 2663;
   const bytes = beginCell().store(storeTransaction(tx)).endCell().toBoc();
   const boc = Boc.parse(bytes);
-  const rec = transactionRecord(boc, loadTransaction(new Slice(boc, boc.root)), { workchain: 0, shard: 0x8000000000000000n, seqno: 1, mcBlockSeqno: 1 });
+  const rec = transactionRecord(boc, loadTransaction(new Slice(boc, boc.root)), { workchain: 0, shard: '8000000000000000', seqno: 1, mcBlockSeqno: 1 });
   const c = rec.description.compute_ph as Record<string, unknown>;
   expect([c.exit_code, c.exit_arg]).toEqual([-14, 2663]);
   return rec;

@@ -2,7 +2,7 @@ import type { Boc } from '../boc/reader.js';
 import type { StorageUsed } from '../tlb/StorageUsed.js';
 import type { Transaction } from '../tlb/Transaction.js';
 import type { TransactionDescr } from '../tlb/TransactionDescr.js';
-import { b64, extraCurrencies, rawAddress, shardHex } from './format.js';
+import { b64, extraCurrencies, rawAddress } from './format.js';
 import { type MessageMemo, type V3Message, messageRecord } from './message.js';
 
 /** `{workchain, shard, seqno}` (api-v3.md BlockId). */
@@ -50,7 +50,8 @@ export interface V3Transaction {
 /** Where a transaction sits: its block, and the masterchain seqno once the block is linked (else null). */
 export interface TxContext {
   workchain: number;
-  shard: bigint;
+  /** The block's shard as the wire prints it (format.ts shardHex), rendered once per block. */
+  shard: string;
   seqno: number;
   mcBlockSeqno: number | null;
   /** Messages and bodies already rendered in this block (optional: records are the same without it). */
@@ -83,7 +84,7 @@ export function transactionRecord(boc: Boc, tx: Transaction, ctx: TxContext): V3
     total_fees: tx.totalFees.grams.toString(),
     total_fees_extra_currencies: extraCurrencies(tx.totalFees),
     description: descriptionRecord(tx.description, ctx.workchain),
-    block_ref: { workchain: ctx.workchain, shard: shardHex(ctx.shard), seqno: ctx.seqno },
+    block_ref: { workchain: ctx.workchain, shard: ctx.shard, seqno: ctx.seqno },
     in_msg: tx.inMsg ? messageRecord(boc, tx.inMsg, ctx.memo) : null,
     // api-v3.md lists out messages by created_lt ascending: the out_msgs keys (0, 1, …) are creation order,
     // and each message took the next lt, so key order is that order.
