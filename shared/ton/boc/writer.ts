@@ -73,6 +73,7 @@ export function serializeBoc(boc: Boc, root: CellNode, opts: { crc32: boolean })
     out[p++] = (crc >>> 16) & 0xff;
     out[p++] = (crc >>> 24) & 0xff;
   }
+  if (p !== out.length) throw new Error(`serializeBoc: wrote ${p} of ${out.length} bytes`);
   return out;
 }
 
