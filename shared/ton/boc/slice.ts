@@ -193,6 +193,17 @@ export class Slice {
   /** Copies bits [from, from+n) of this cell into `out` starting at bit `outPos` (`out` must be zeroed there). */
   copyBits(from: number, n: number, out: Uint8Array, outPos: number): void {
     let done = 0;
+    if ((outPos & 7) === 0) {
+      // Whole output bytes, three at a time (an inline body, the common case, starts a new cell at bit 0).
+      let o = outPos >>> 3;
+      for (; done + 24 <= n; done += 24, o += 3) {
+        const v = this.peek(from + done, 24);
+        out[o] = v >>> 16;
+        out[o + 1] = (v >>> 8) & 0xff;
+        out[o + 2] = v & 0xff;
+      }
+      for (; done + 8 <= n; done += 8, o++) out[o] = this.peek(from + done, 8);
+    }
     while (done < n) {
       const k = n - done >= 24 ? 24 : n - done;
       const v = this.peek(from + done, k);
