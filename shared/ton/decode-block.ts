@@ -83,7 +83,12 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     // hashing them cell by cell as the records ask.
     prehash(boc, parsed.transactions.map((tx) => tx.cell));
   }
-  hashBuiltCells(boc, builtNodes(parsed.transactions));
+  try {
+    hashBuiltCells(boc, builtNodes(parsed.transactions));
+  } catch (e) {
+    // As in prehash: a malformed child is left for the record that meets it, so the error names its TL-B type.
+    if (!(e instanceof DecodeError)) throw e;
+  }
   const fileHash = opts.fileHash ?? nodeHash('sha256', bytes, 'buffer');
   const mcBlockSeqno = block.info.shard.workchain === -1 ? block.info.seqno : (opts.mcBlockSeqno ?? null);
   const ctx = {
