@@ -84,7 +84,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     prehash(boc, parsed.transactions.map((tx) => tx.cell));
   }
   try {
-    hashBuiltCells(boc, builtNodes(parsed.transactions));
+    hashBuiltCells(builtNodes(parsed.transactions));
   } catch (e) {
     // As in prehash: a malformed child is left for the record that meets it, so the error names its TL-B type.
     if (!(e instanceof DecodeError)) throw e;

@@ -82,37 +82,49 @@ export class BuiltCell {
   /** Ordinary-cell hashes, one per significant level, as for any cell of a BOC. */
   private compute(): Uint8Array[] {
     if (this.levelHashes) return this.levelHashes;
-    const data = this.paddedData();
-    const n = this.refs.length;
     const mask = this.levelMask;
     const hashes: Uint8Array[] = [];
     for (let level = 0; level <= 3; level++) {
       if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
-      const first = hashes.length === 0;
-      const len = 2 + (first ? data.length : 32) + n * 34;
+      const prev = hashes.length === 0 ? null : hashes[hashes.length - 1]!;
+      const len = this.inputLength(prev === null);
       const buf = new Uint8Array(paddedLength(len));
-      buf[0] = n + ((mask & ((1 << level) - 1)) << 5);
-      buf[1] = this.d2;
-      buf.set(first ? data : hashes[hashes.length - 1]!, 2);
-      let q = 2 + (first ? data.length : 32);
-      let depth = 0;
-      for (const r of this.refs) {
-        const d = nodeDepthAt(this.boc, r, level);
-        if (d + 1 > depth) depth = d + 1;
-        buf[q++] = d >> 8;
-        buf[q++] = d & 0xff;
-      }
-      for (const r of this.refs) {
-        buf.set(nodeHashAt(this.boc, r, level), q);
-        q += 32;
-      }
+      this.levelDepths.push(this.writeInput(buf, 0, level, prev));
       const digest = new Uint8Array(32);
       sha256Into(buf, len, digest, 0, schedule);
       hashes.push(digest);
-      this.levelDepths.push(depth);
     }
     this.levelHashes = hashes;
     return hashes;
+  }
+
+  /** Length of a hash input: the data for the first hash, the previous hash for the others (tvm.pdf §3.1.5). */
+  inputLength(first: boolean): number {
+    return 2 + (first ? (this.bits + 7) >> 3 : 32) + this.refs.length * 34;
+  }
+
+  /**
+   * Writes the hash input at `level` to `out` at `at`: the descriptor as seen at that level, the data (or `prev`,
+   * the hash below), the children's depths and hashes at that level. Returns the cell's depth at that level.
+   */
+  writeInput(out: Uint8Array, at: number, level: number, prev: Uint8Array | null): number {
+    out[at] = this.refs.length + ((this.levelMask & ((1 << level) - 1)) << 5);
+    out[at + 1] = this.d2;
+    const head = prev ?? this.paddedData();
+    out.set(head, at + 2);
+    let q = at + 2 + head.length;
+    let depth = 0;
+    for (const r of this.refs) {
+      const d = nodeDepthAt(this.boc, r, level);
+      if (d + 1 > depth) depth = d + 1;
+      out[q++] = d >> 8;
+      out[q++] = d & 0xff;
+    }
+    for (const r of this.refs) {
+      out.set(nodeHashAt(this.boc, r, level), q);
+      q += 32;
+    }
+    return depth;
   }
 }
 
@@ -128,7 +140,7 @@ const schedule = new Int32Array(64);
  * sha256.ts costs about three times as much. Children are hashed first (by the bag, in one batch of their own if
  * need be). Cells it cannot take, and every cell when SIMD is unavailable, keep hashing on first use.
  */
-export function hashBuiltCells(boc: Boc, nodes: Iterable<CellNode>): void {
+export function hashBuiltCells(nodes: Iterable<CellNode>): void {
   const unique = new Set<BuiltCell>();
   for (const n of nodes) if (typeof n !== 'number' && n.batchable()) unique.add(n);
   if (unique.size === 0) return;
@@ -138,29 +150,11 @@ export function hashBuiltCells(boc: Boc, nodes: Iterable<CellNode>): void {
   try {
     const depths = new Int32Array(cells.length);
     lanes.done = (tag, at) => cells[tag]!.setHash(lanes.mem.slice(at, at + 32), depths[tag]!);
-    const mem = lanes.mem;
     for (let i = 0; i < cells.length; i++) {
       const c = cells[i]!;
-      const data = c.paddedData();
-      const len = 2 + data.length + c.refs.length * 34;
+      const len = c.inputLength(true);
       if (len > 64 * MAX_BLOCKS - 9) continue;
-      const at = lanes.push(len, i);
-      mem[at] = c.refs.length;
-      mem[at + 1] = c.d2;
-      mem.set(data, at + 2);
-      let q = at + 2 + data.length;
-      let depth = 0;
-      for (const r of c.refs) {
-        const d = boc.depth(r as number);
-        if (d + 1 > depth) depth = d + 1;
-        mem[q++] = d >> 8;
-        mem[q++] = d & 0xff;
-      }
-      for (const r of c.refs) {
-        mem.set(boc.hash(r as number), q);
-        q += 32;
-      }
-      depths[i] = depth;
+      depths[i] = c.writeInput(lanes.mem, lanes.push(len, i), 0, null);
     }
     lanes.flush();
   } finally {

@@ -343,7 +343,7 @@ describeFixtures('sliceToCell: the rest of a partially read slice', () => {
     // More than one queue's worth (256) of each common length, and cells it must leave alone.
     expect(batchable).toBeGreaterThan(1000);
     expect(built.length - batchable).toBeGreaterThan(100);
-    hashBuiltCells(boc, [...nodes, ...nodes]);
+    hashBuiltCells([...nodes, ...nodes]);
     expect(built.filter((n) => n.batchable())).toEqual([]);
     for (let k = 0; k < nodes.length; k++) {
       const node = nodes[k]!;

@@ -40,19 +40,19 @@ function walkNode(
   if (!s.loadBit()) {
     l = 0;
     while (s.loadBit()) l++;
-    if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
+    if (l > m) throw labelTooLong(l, m);
     labelBits(s, l, key, keyPos);
   } else {
     const same = s.loadBit();
     const width = 32 - Math.clz32(m);
     if (!same) {
       l = s.loadUint(width);
-      if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
+      if (l > m) throw labelTooLong(l, m);
       labelBits(s, l, key, keyPos);
     } else {
       const v = s.loadBit() ? 1 : 0;
       l = s.loadUint(width);
-      if (l > m) throw tlbError('TLB_INVALID', 'HmLabel', `label length ${l} exceeds remaining key ${m} bits`);
+      if (l > m) throw labelTooLong(l, m);
       key?.fill(v, keyPos, keyPos + l);
     }
   }
