@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { crc32cBitwise as bitwise } from '../../../test/helpers/crc32c-bitwise.js';
 import { crc32c } from './crc32c.js';
-
-/** Bit at a time, straight from the polynomial (RFC 3720 §B.4, reflected 0x82F63B78): nothing shared with crc32c.ts. */
-function bitwise(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const b of bytes) {
-    crc ^= b;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 describe('crc32c', () => {
   it('the check value of CRC-32C: "123456789" → 0xE3069283', () => {

@@ -1,5 +1,6 @@
 import { Cell } from '@ton/core';
 import { expect, it } from 'vitest';
+import { crc32cBitwise } from '../../../test/helpers/crc32c-bitwise.js';
 import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
 import { DecodeError } from '../errors.js';
 import { cellHash, sliceToCell } from './built.js';
@@ -29,19 +30,10 @@ function prng(seed: number): () => number {
   };
 }
 
-/** Independent bitwise CRC-32C, so that mutations behind a CRC can be made to pass it and reach the cell parser. */
-function crc32c(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const b of bytes) {
-    crc ^= b;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
+// An independent CRC (test/helpers), so that mutations behind a CRC can be made to pass it and reach the cell parser.
 function fixCrc(b: Uint8Array): void {
   if (b.length < 9 || b[0] !== 0xb5 || b[1] !== 0xee || b[2] !== 0x9c || b[3] !== 0x72 || (b[4]! & 0x40) === 0) return;
-  const c = crc32c(b.subarray(0, b.length - 4));
+  const c = crc32cBitwise(b.subarray(0, b.length - 4));
   b[b.length - 4] = c & 0xff;
   b[b.length - 3] = (c >>> 8) & 0xff;
   b[b.length - 2] = (c >>> 16) & 0xff;

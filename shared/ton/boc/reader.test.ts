@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Cell, CellType, beginCell, convertToMerkleProof } from '@ton/core';
 import { describe, expect, it } from 'vitest';
+import { crc32cBitwise } from '../../../test/helpers/crc32c-bitwise.js';
 import { describeFixtures, fixturesDir, readFixture } from '../../../test/helpers/fixtures.js';
 import { DecodeError, type DecodeErrorCode } from '../errors.js';
 import { Boc } from './reader.js';
@@ -82,15 +83,10 @@ function listBoc(dir: string): string[] {
 
 // --- independent helpers (deliberately not using our crc32c.ts / writer.ts) --------------------------------------
 
-/** Bitwise CRC-32C (Castagnoli, reflected 0x82F63B78), little-endian as stored in a BOC. */
+/** The bitwise CRC-32C, little-endian as stored in a BOC. */
 function crc32cLE(bytes: Uint8Array): Buffer {
-  let crc = 0xffffffff;
-  for (const b of bytes) {
-    crc ^= b;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
-  }
   const out = Buffer.alloc(4);
-  out.writeUInt32LE((crc ^ 0xffffffff) >>> 0);
+  out.writeUInt32LE(crc32cBitwise(bytes));
   return out;
 }
 
