@@ -151,6 +151,22 @@ describe('memory bus', () => {
       expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
     });
 
+    it('retries a pause that ends between two readings of the clock', async () => {
+      // A scripted clock, 0.6 ms per reading, and a backoff of exactly 2 ms: the pause ends between the fourth and
+      // fifth readings after the failure. The consumer once read the clock twice per look (is the partition paused?
+      // when is the next retry due?), and a pause ending between the two got neither a delivery nor a timer.
+      let t = 0;
+      const b = bus({ retry: { initialMs: 2, maxMs: 2 }, clock: () => (t += 0.6) });
+      const p = await b.producer();
+      await p.send('t', [{ key: null, value: Buffer.from('x') }]);
+      let calls = 0;
+      const c = collect(b, { groupId: 'g', topics: ['t'] }, async () => {
+        if (++calls === 1) throw new RetryableError('TRANSIENT', 'again');
+      });
+      await waitFor(() => c.received.length === 1, 2000, 'the retry');
+      expect(calls).toBe(2);
+    });
+
     it('hands a partition paused for a retry to a new owner, which tries it at once', async () => {
       const b = bus({ retry: { initialMs: 60_000, maxMs: 60_000 } });
       await b.ensureTopics([{ name: 't', partitions: 2 }]);

@@ -45,6 +45,8 @@ export interface MemoryBusOptions {
   maxBatchBytes?: number;
   /** Backoff of retried batches. */
   retry?: RetryPolicy;
+  /** Monotonic milliseconds for retry pauses; `performance.now` unless a test scripts the clock. */
+  clock?: () => number;
 }
 
 const MiB = 1024 * 1024;
@@ -203,7 +205,7 @@ interface Member {
   cursor: number;
   notifier: Notifier;
   /**
-   * Partitions paused after a retryable failure, with the time (performance.now()) they may be tried again, as the
+   * Partitions paused after a retryable failure, with the time (the bus's clock) they may be tried again, as the
    * Kafka adapter pauses them: the member's other partitions go on meanwhile.
    */
   retryAt: Map<string, number>;
@@ -248,15 +250,18 @@ class Group {
     for (const m of this.members) m.notifier.notify();
   }
 
-  /** The next batch for `member` (marking its partition busy), or undefined when it has nothing to do. */
+  /**
+   * The next batch for `member` (marking its partition busy), or undefined when it has nothing to do at `now` (the
+   * caller's clock reading, which it must also use to time the next retry).
+   */
   takeWork(
     member: Member,
     topics: ReadonlyMap<string, MemoryTopic>,
     maxMessages: number,
     maxBytes: number,
+    now: number,
   ): Work | undefined {
     const n = member.assigned.length;
-    const now = performance.now();
     for (let k = 0; k < n; k++) {
       const idx = (member.cursor + k) % n;
       const tp = member.assigned[idx]!;
@@ -271,9 +276,8 @@ class Group {
     return undefined;
   }
 
-  /** Whether another partition of `member` than `busyKey` has a batch it could take now. */
-  hasOtherWork(member: Member, busyKey: string, topics: ReadonlyMap<string, MemoryTopic>): boolean {
-    const now = performance.now();
+  /** Whether another partition of `member` than `busyKey` has a batch it could take at `now`. */
+  hasOtherWork(member: Member, busyKey: string, topics: ReadonlyMap<string, MemoryTopic>, now: number): boolean {
     return member.assigned.some((tp) => tpKey(tp) !== busyKey && this.readableFrom(member, tp, topics, now) !== undefined);
   }
 
@@ -306,6 +310,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
   const maxUnconsumed = opts.maxUnconsumedBytes ?? DEFAULT_MAX_UNCONSUMED_BYTES;
   const maxMessageBytesDefault = opts.maxMessageBytesDefault ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxBatchBytes = opts.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES;
+  const clock = opts.clock ?? (() => performance.now());
   if (!(partitionsDefault >= 1)) throw new RangeError('partitionsDefault must be at least 1');
 
   const topics = new Map<string, MemoryTopic>();
@@ -478,12 +483,14 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
       let retryTimer: NodeJS.Timeout | undefined;
       try {
         while (!this.abort.signal.aborted) {
-          const work = group.takeWork(member, topics, maxMessages, maxBatchBytes);
+          // One clock reading for both: a pause takeWork saw still running must get its timer below, or a pause
+          // ending between two readings would leave the partition with neither a delivery nor a wake-up.
+          const now = clock();
+          const work = group.takeWork(member, topics, maxMessages, maxBatchBytes, now);
           if (!work) {
             clearTimeout(retryTimer);
             retryTimer = undefined;
             // Only future retries need a timer: a due one whose partition is busy comes back through release().
-            const now = performance.now();
             let due = Infinity;
             for (const at of member.retryAt.values()) if (at > now) due = Math.min(due, at);
             if (due !== Infinity) retryTimer = setTimeout(() => member.notifier.notify(), Math.ceil(due - now));
@@ -557,7 +564,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
           // Go on with this partition only while it is still this member's and no other of its partitions waits:
           // the round-robin of `takeWork` must not starve them.
           const assigned = member.assigned.some((tp) => tp.topic === topic && tp.partition === partition);
-          const goOn = !signal.aborted && assigned && !group.hasOtherWork(member, work.busyKey, topics);
+          const goOn = !signal.aborted && assigned && !group.hasOtherWork(member, work.busyKey, topics, clock());
           const next = goOn ? log.read(last + 1, maxMessages, maxBatchBytes) : [];
           if (next.length === 0) {
             await settlePending();
@@ -571,7 +578,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
         if (!isRetryable(e)) throw e;
         const attempt = member.attempts.get(work.busyKey) ?? 0;
         member.attempts.set(work.busyKey, attempt + 1);
-        member.retryAt.set(work.busyKey, performance.now() + retryDelayMs(opts.retry, attempt));
+        member.retryAt.set(work.busyKey, clock() + retryDelayMs(opts.retry, attempt));
       }
     }
   }
