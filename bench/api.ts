@@ -339,11 +339,15 @@ function renderResults(r: ApiBenchResult, command: string): string {
     '',
     'Reading the tables: "one at a time" is the median latency of a lone request, before the load (caches off: store reads; ' +
       'caches on: hot values already served once). Embedded mode runs one ClickHouse statement at a time ' +
-      '(one chdb session per process, shared/store/client.ts), so an endpoint whose requests need the store cannot exceed ' +
-      'about 1000 / (one at a time ms) requests per second; beyond that, requests queue and the p99 measures the queue. ' +
+      '(one chdb session per process, shared/store/client.ts). Point reads of one kind that arrive while such a read runs ' +
+      'share the next statement (services/gateway/repo/batcher.ts: blocks by seqno, account states, transaction records, ' +
+      'transaction keys by hash, code hashes), so throughput is no longer bound by 1000 / (one at a time ms); what stays per ' +
+      'request is the key lookup of `transactions?account=` and of `transactionsByMessage`. Beyond what the store can ' +
+      'serve, requests queue and the p99 measures the queue. ' +
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
       'as latency (a lower bound). An uncached transaction page is five statements (the transaction, its `messages` rows, ' +
-      'their bodies, the account states, and the key lookup for a hash), and chdb spends ~0.2 ms per column read ' +
+      'their bodies, the account states, and the key lookup for a hash), each of which decompresses a whole 8,192-row ' +
+      'granule per column for every key, and chdb spends ~0.2 ms per column read ' +
       '(measured: a point read of 3 columns ~5 ms, of all 69 columns `transactions` had before its description became one JSON column ~16 ms, ~9 ms after). With caches on, repeated requests are answered from the ' +
       "gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
       'unchanged, checked every 500 ms), without a statement. Each corpus copy moves every internal message\'s created_lt ' +

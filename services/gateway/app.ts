@@ -16,7 +16,8 @@ import type { Store } from '../../shared/store/store.js';
 import { z } from 'zod';
 import { type ApiKey, type RateLimiter, createRateLimiter } from './auth.js';
 import { ApiError, rateLimitBody, unknownKeyBody } from './errors.js';
-import { type Db, createCaches, storeVersion } from './repo/db.js';
+import { createBatches } from './repo/batches.js';
+import { type Db, type DbCore, createCaches, storeVersion } from './repo/db.js';
 import { createResponseCache, responseCacheKey } from './response-cache.js';
 import { accountRoutes } from './routes/accounts.js';
 import { blockRoutes } from './routes/blocks.js';
@@ -59,6 +60,11 @@ export interface GatewayAppConfig {
   responseCacheBytes?: number;
   /** How often the gateway checks whether the store changed, ms: the most a cached answer lags. Default 500. */
   responseCacheCheckMs?: number;
+  /**
+   * Point reads of one kind running at once; requests arriving meanwhile share the next one (repo/batcher.ts).
+   * Default 1, what embedded mode wants (chdb runs one statement at a time); a server can take more.
+   */
+  readsInFlight?: number;
   /** Check every response against its zod schema before sending it (tests; costs CPU). */
   validateResponses?: boolean;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
@@ -161,7 +167,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // and only stringified (the tests run with validateResponses on).
   app.setSerializerCompiler(config.validateResponses ? serializerCompiler : () => (data) => JSON.stringify(data));
 
-  const db: Db = {
+  const core: DbCore = {
     store,
     testnet: config.testnet,
     caches: createCaches({
@@ -171,6 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       txRecordTtlMs: config.txRecordTtlMs ?? 60_000,
     }),
   };
+  const db: Db = { ...core, batches: createBatches(core, { inFlight: config.readsInFlight ?? 1 }) };
   const deps: RouteDeps = { db };
   const limiter: RateLimiter = createRateLimiter({ keys: config.apiKeys, rpsWithoutKey: config.rpsWithoutKey });
 

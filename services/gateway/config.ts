@@ -77,6 +77,13 @@ const fields = {
     description: 'How often the gateway checks whether the store changed, ms: the most a reused response lags the store',
     type: integer(50, 60_000),
   },
+  apiReadsInFlight: {
+    env: 'TONFLOW_API_READS_IN_FLIGHT',
+    default: '1',
+    description:
+      'Point reads of one kind (blocks by seqno, transactions, account states) the gateway runs at once; requests arriving meanwhile share the next read. 1 suits embedded mode, where ClickHouse runs one statement at a time; a server can take more',
+    type: integer(1, 64),
+  },
   addressBookTtlMs: {
     env: 'TONFLOW_API_ADDRESS_BOOK_TTL_MS',
     default: '60000',

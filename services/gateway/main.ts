@@ -44,6 +44,7 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
       responseCacheBytes: config.responseCacheMb * 1024 * 1024,
       txRecordCacheEntries: config.txCacheEntries,
       txRecordTtlMs: config.txCacheTtlMs,
+      readsInFlight: config.apiReadsInFlight,
     },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -1,5 +1,5 @@
 import { interfacesOf, parseWalletData, walletKind } from '../wallets.js';
-import { type Db, type Req, query } from './db.js';
+import { type Db, type DbCore, type Req, query } from './db.js';
 import type { AccountStatus, Row } from './records.js';
 
 /**
@@ -13,13 +13,18 @@ import type { AccountStatus, Row } from './records.js';
 
 /** Latest states of `accounts` (absent accounts are simply missing), keyed by raw address. */
 export async function latestStates(db: Db, req: Req, accounts: readonly string[]): Promise<Map<string, Row>> {
-  if (accounts.length === 0) return new Map();
-  // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)).
-  const rows = await query(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account LIMIT 1000', {
-    accounts: [...new Set(accounts)],
-  });
+  const states = await db.batches.latestStates.get(accounts, req);
   // Code hashes are what the address book needs: keep its cache warm.
-  for (const r of rows) db.caches.codeHashes.set(String(r.account), (r.code_hash as string | null) ?? null);
+  for (const [account, r] of states) db.caches.codeHashes.set(account, (r.code_hash as string | null) ?? null);
+  return states;
+}
+
+/** {@link latestStates}' statement, for every account of a batch (batches.ts). */
+export async function readLatestStates(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, Row>> {
+  // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)).
+  const rows = await query(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account', {
+    accounts,
+  });
   return new Map(rows.map((r) => [String(r.account), r]));
 }
 

@@ -1,6 +1,6 @@
 import { friendlyAddress } from '../address.js';
 import { interfacesOf, isBounceable } from '../wallets.js';
-import { type Db, type Req, query } from './db.js';
+import { type Db, type DbCore, type Req, query } from './db.js';
 
 /** One address book entry (api-v3.md §0.5). `domain` stays null until DNS indexing exists. */
 export interface AddressBookRow {
@@ -32,13 +32,7 @@ export async function codeHashes(
     else missing.push(a);
   }
   if (missing.length > 0) {
-    const rows = await query<{ account: string; code_hash: string | null }>(
-      db,
-      req,
-      'SELECT account, code_hash FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account',
-      { accounts: missing },
-    );
-    const found = new Map(rows.map((r) => [r.account, r.code_hash]));
+    const found = await db.batches.codeHashes.get(missing, req);
     for (const a of missing) {
       const h = found.get(a) ?? null;
       out.set(a, h);
@@ -46,6 +40,17 @@ export async function codeHashes(
     }
   }
   return out;
+}
+
+/** {@link codeHashes}' statement, for every account of a batch (batches.ts); unknown accounts are absent. */
+export async function readCodeHashes(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, string | null>> {
+  const rows = await query<{ account: string; code_hash: string | null }>(
+    db,
+    req,
+    'SELECT account, code_hash FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account',
+    { accounts },
+  );
+  return new Map(rows.map((r) => [r.account, r.code_hash]));
 }
 
 /** The entry of a raw address whose code hash is known (null = none). */

@@ -1,6 +1,6 @@
 import type { QueryParams } from '../../../shared/store/store.js';
 import type { Sort } from '../schemas/common.js';
-import { type Db, type Req, query } from './db.js';
+import { type Db, type DbCore, type Req, query } from './db.js';
 import { type BlockRecord, type Row, blockFromRow } from './records.js';
 
 /**
@@ -117,6 +117,7 @@ function blockConditions(f: BlocksFilter): { where: string[]; params: QueryParam
 export async function findBlocks(db: Db, req: Req, f: BlocksFilter, page: { limit: number; offset: number; sort: Sort }): Promise<BlockRecord[]> {
   const c = blockConditions(f);
   if (!c) return [];
+  if (isSeqnoLookup(f)) return seqnoLookup(db, req, f, page);
   const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
   const params: QueryParams = { ...c.params, limit: page.limit, offset: page.offset };
   const run = (where: string[]): Promise<Row[]> =>
@@ -162,6 +163,55 @@ export async function findBlocks(db: Db, req: Req, f: BlocksFilter, page: { limi
     const rows = await run(where);
     if (covered || rows.length >= page.limit) return rows.map(blockFromRow);
   }
+}
+
+/** A seqno, alone or with workchain and shard: the /blocks form that block explorers poll. */
+function isSeqnoLookup(f: BlocksFilter): f is BlocksFilter & { seqno: number } {
+  return (
+    f.seqno !== undefined &&
+    f.root_hash === undefined &&
+    f.file_hash === undefined &&
+    f.mc_seqno === undefined &&
+    f.start_utime === undefined &&
+    f.end_utime === undefined &&
+    f.start_lt === undefined &&
+    f.end_lt === undefined
+  );
+}
+
+/**
+ * {@link findBlocks} for a seqno lookup: the blocks of that seqno come from a statement shared with concurrent
+ * lookups (batches.ts), then get the same filter, order (gen_utime, workchain, shard; seqno is fixed) and page
+ * as the statement of the general path would give them.
+ */
+async function seqnoLookup(db: Db, req: Req, f: BlocksFilter & { seqno: number }, page: { limit: number; offset: number; sort: Sort }): Promise<BlockRecord[]> {
+  const key = String(f.seqno);
+  const rows = (await db.batches.blocksBySeqno.get([key], req)).get(key) ?? [];
+  const dir = page.sort === 'asc' ? 1 : -1;
+  return rows
+    .filter((r) => (f.workchain === undefined || Number(r.workchain) === f.workchain) && (f.shard === undefined || String(r.shard) === f.shard))
+    .sort((a, b) => dir * (Number(a.gen_utime) - Number(b.gen_utime)) || Number(a.workchain) - Number(b.workchain) || compareU64(String(a.shard), String(b.shard)))
+    .slice(page.offset, page.offset + page.limit)
+    .map(blockFromRow);
+}
+
+function compareU64(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The blocks of each seqno of a batch (batches.ts), one row per block id (the one that knows its masterchain block). */
+export async function readBlocksBySeqno(db: DbCore, req: Req, seqnos: readonly string[]): Promise<Map<string, Row[]>> {
+  const rows = await query(db, req, `SELECT * FROM blocks WHERE seqno IN {seqnos:Array(UInt32)} ORDER BY ${KNOWN_FIRST} ${ONE}`, {
+    seqnos: seqnos.map(Number),
+  });
+  const out = new Map<string, Row[]>();
+  for (const r of rows) {
+    const k = String(r.seqno);
+    let list = out.get(k);
+    if (!list) out.set(k, (list = []));
+    list.push(r);
+  }
+  return out;
 }
 
 /** The top shard blocks a masterchain block commits, ordered by workchain, shard, seqno (`shard_state.by_mc`). */

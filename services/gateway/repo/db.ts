@@ -1,16 +1,22 @@
 import type { QueryParams, Store } from '../../../shared/store/store.js';
 import { Lru } from '../cache.js';
+import type { Batches } from './batches.js';
 import { type ContentRecord, type Contents, type Row, type States, type TransactionRecord, contentFromRow } from './records.js';
 
 /**
  * What every repository function receives: the store, the per-request deadline (X-Timeout) and the gateway's
  * caches. SQL always binds `{name:Type}` parameters (Store.query); nothing a client sent is spliced into the text.
  */
-export interface Db {
+export interface DbCore {
   readonly store: Store;
   readonly caches: Caches;
   /** Print user-friendly addresses with the testnet flag (instances that index testnet). */
   readonly testnet: boolean;
+}
+
+/** {@link DbCore} plus the point reads that concurrent requests share (batches.ts). */
+export interface Db extends DbCore {
+  readonly batches: Batches;
 }
 
 /** Per-request options. */
@@ -68,7 +74,7 @@ export function createCaches(opts: CacheOptions): Caches {
  * what a read returns may have changed (response-cache.ts). Part names are unique per table, so their hashes'
  * XOR tells one set of parts from another.
  */
-export async function storeVersion(db: Db): Promise<string> {
+export async function storeVersion(db: DbCore): Promise<string> {
   const [row] = await db.store.query<{ v: string }>(
     `SELECT concat(toString(count()), ':', toString(sum(rows)), ':', toString(groupBitXor(cityHash64(table, name)))) AS v
      FROM system.parts WHERE database = currentDatabase() AND active`,
@@ -78,12 +84,12 @@ export async function storeVersion(db: Db): Promise<string> {
   return row?.v ?? '';
 }
 
-export function query<T = Row>(db: Db, req: Req, sql: string, params?: QueryParams): Promise<T[]> {
+export function query<T = Row>(db: DbCore, req: Req, sql: string, params?: QueryParams): Promise<T[]> {
   return db.store.query<T>(sql, params, { timeoutMs: req.timeoutMs });
 }
 
 /** Bodies and init states by cell hash, from the cache or `message_contents`. */
-export async function loadContents(db: Db, req: Req, hashes: Iterable<string>): Promise<Contents> {
+export async function loadContents(db: DbCore, req: Req, hashes: Iterable<string>): Promise<Contents> {
   const out = new Map<string, ContentRecord>();
   const missing: string[] = [];
   for (const h of new Set(hashes)) {
@@ -105,7 +111,7 @@ export async function loadContents(db: Db, req: Req, hashes: Iterable<string>): 
 }
 
 /** Account states by state hash, from the cache or `account_states`. */
-export async function loadStates(db: Db, req: Req, hashes: Iterable<string>): Promise<States> {
+export async function loadStates(db: DbCore, req: Req, hashes: Iterable<string>): Promise<States> {
   const out = new Map<string, Row>();
   const missing: string[] = [];
   for (const h of new Set(hashes)) {

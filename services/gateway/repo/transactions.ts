@@ -1,6 +1,6 @@
 import type { QueryParams } from '../../../shared/store/store.js';
 import type { Sort } from '../schemas/common.js';
-import { type Db, type Req, loadContents, loadStates, query } from './db.js';
+import { type Db, type DbCore, type Req, loadContents, loadStates, query } from './db.js';
 import { type Row, type TransactionRecord, transactionFromRow } from './records.js';
 
 /**
@@ -214,7 +214,7 @@ export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: T
     }
     if (extra.length === 0) {
       // A hash names one transaction (by_hash projection); a known hash needs no statement at all.
-      const found = cached ? [cached] : await query<TxKey>(db, req, 'SELECT DISTINCT account, lt FROM transactions WHERE hash = {hash:String}', params);
+      const found = cached ? [cached] : ((await db.batches.txKeysByHash.get([f.hash], req)).get(f.hash) ?? []);
       rows = found.map((k) => ({ ...k, now: 0 })).slice(page.offset, page.offset + page.limit);
     } else {
       // Other filters apply to the transaction the hash names: checked on its row, by primary key.
@@ -341,17 +341,9 @@ export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[])
     else missing.push(k);
   }
   if (missing.length > 0) {
-    const params = { accounts: missing.map((k) => k.account), lts: missing.map((k) => BigInt(k.lt)) };
-    const rows = await query(
-      db,
-      req,
-      `SELECT * FROM transactions WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
-       ORDER BY ${TX_LATEST} LIMIT 1 BY account, lt`,
-      params,
-    );
-    for (const rec of await toTransactionRecords(db, req, rows)) {
-      found.set(keyOf(rec), rec);
-      db.caches.txRecords.set(keyOf(rec), rec, rec.trace_id === undefined ? db.caches.txRecordTtlMs : 0);
+    for (const [k, rec] of await db.batches.txRecords.get(missing.map(keyOf), req)) {
+      found.set(k, rec);
+      db.caches.txRecords.set(k, rec, rec.trace_id === undefined ? db.caches.txRecordTtlMs : 0);
     }
   }
   const out: TransactionRecord[] = [];
@@ -362,8 +354,44 @@ export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[])
   return out;
 }
 
+/** {@link loadTransactions}' statements, for every `account|lt` key of a batch (batches.ts), by primary key. */
+export async function readTransactions(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, TransactionRecord>> {
+  const accounts: string[] = [];
+  const lts: bigint[] = [];
+  for (const k of keys) {
+    const bar = k.lastIndexOf('|');
+    accounts.push(k.slice(0, bar));
+    lts.push(BigInt(k.slice(bar + 1)));
+  }
+  const rows = await query(
+    db,
+    req,
+    `SELECT * FROM transactions WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+     ORDER BY ${TX_LATEST} LIMIT 1 BY account, lt`,
+    { accounts, lts },
+  );
+  return new Map((await toTransactionRecords(db, req, rows)).map((rec) => [keyOf(rec), rec]));
+}
+
+/** The (account, lt) of each transaction hash of a batch (batches.ts) that the store holds, by the by_hash projection. */
+export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly string[]): Promise<Map<string, TxKey[]>> {
+  const rows = await query<{ hash: string; account: string; lt: string }>(
+    db,
+    req,
+    'SELECT DISTINCT hash, account, lt FROM transactions WHERE hash IN {hashes:Array(String)}',
+    { hashes },
+  );
+  const out = new Map<string, TxKey[]>();
+  for (const r of rows) {
+    let list = out.get(r.hash);
+    if (!list) out.set(r.hash, (list = []));
+    list.push({ account: String(r.account), lt: String(r.lt) });
+  }
+  return out;
+}
+
 /** Transaction rows → records: their messages, bodies and init states, and the account states before/after. */
-async function toTransactionRecords(db: Db, req: Req, rows: readonly Row[]): Promise<TransactionRecord[]> {
+async function toTransactionRecords(db: DbCore, req: Req, rows: readonly Row[]): Promise<TransactionRecord[]> {
   if (rows.length === 0) return [];
   const msgRows = await query(
     db,

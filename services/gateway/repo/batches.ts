@@ -1,0 +1,45 @@
+import { readLatestStates } from './accounts.js';
+import { readCodeHashes } from './address-book.js';
+import { type BatcherOptions, KeyBatcher } from './batcher.js';
+import { readBlocksBySeqno } from './blocks.js';
+import type { DbCore } from './db.js';
+import type { Row, TransactionRecord } from './records.js';
+import { type TxKey, readTransactions, readTxKeysByHash } from './transactions.js';
+
+/** The point reads that concurrent requests share (batcher.ts), one batcher per kind of read. */
+export interface Batches {
+  /** Latest account state rows by raw address (accountStates, walletStates, /account, /wallet). */
+  latestStates: KeyBatcher<Row>;
+  /** Code hashes by raw address (every address book). */
+  codeHashes: KeyBatcher<string | null>;
+  /** Complete transaction records by `account|lt` (every transactions response). */
+  txRecords: KeyBatcher<TransactionRecord>;
+  /** Transaction keys by transaction hash (transactions?hash=). */
+  txKeysByHash: KeyBatcher<TxKey[]>;
+  /** Block rows by seqno (blocks?seqno=). */
+  blocksBySeqno: KeyBatcher<Row[]>;
+}
+
+export interface BatchesOptions {
+  /** Statements of each kind running at once (BatcherOptions.inFlight). */
+  inFlight: number;
+}
+
+/**
+ * Keys per statement. A cap bounds how long one batch holds the store while the next fills up behind it; within it,
+ * bigger batches cost less per key (1,000,000 transactions, embedded: transaction records 36 ms for 1 key, 6.3 ms
+ * per key for 25, 3.3 ms per key for 100). Account states are one narrow table: TON Center's own cap of 1,000
+ * addresses per request.
+ */
+const MAX_KEYS = { states: 1000, transactions: 250, hashes: 250, seqnos: 250 } as const;
+
+export function createBatches(db: DbCore, opts: BatchesOptions): Batches {
+  const o = (maxKeys: number): BatcherOptions => ({ maxKeys, inFlight: opts.inFlight });
+  return {
+    latestStates: new KeyBatcher((keys, req) => readLatestStates(db, req, keys), o(MAX_KEYS.states)),
+    codeHashes: new KeyBatcher((keys, req) => readCodeHashes(db, req, keys), o(MAX_KEYS.states)),
+    txRecords: new KeyBatcher((keys, req) => readTransactions(db, req, keys), o(MAX_KEYS.transactions)),
+    txKeysByHash: new KeyBatcher((keys, req) => readTxKeysByHash(db, req, keys), o(MAX_KEYS.hashes)),
+    blocksBySeqno: new KeyBatcher((keys, req) => readBlocksBySeqno(db, req, keys), o(MAX_KEYS.seqnos)),
+  };
+}
