@@ -341,8 +341,8 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'caches on: hot values already served once). Embedded mode runs one ClickHouse statement at a time ' +
       '(one chdb session per process, shared/store/client.ts). Point reads of one kind that arrive while such a read runs ' +
       'share the next statement (services/gateway/repo/batcher.ts: blocks by seqno, account states, transaction records, ' +
-      'transaction keys by hash, code hashes), so throughput is no longer bound by 1000 / (one at a time ms); what stays per ' +
-      'request is the key lookup of `transactions?account=` and of `transactionsByMessage`. Beyond what the store can ' +
+      'transaction keys by hash and by message hash, code hashes), so throughput is no longer bound by 1000 / (one at a ' +
+      'time ms); what stays per request is the key lookup of `transactions?account=`. Beyond what the store can ' +
       'serve, requests queue and the p99 measures the queue. ' +
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
       'as latency (a lower bound). An uncached transaction page is five statements (the transaction, its `messages` rows, ' +

@@ -4,7 +4,7 @@ import { type BatcherOptions, KeyBatcher } from './batcher.js';
 import { readBlocksBySeqno } from './blocks.js';
 import type { DbCore } from './db.js';
 import type { Row, TransactionRecord } from './records.js';
-import { type TxKey, readTransactions, readTxKeysByHash } from './transactions.js';
+import { type MessageSide, type TxKey, readTransactions, readTxKeysByHash, readTxKeysByMessage } from './transactions.js';
 
 /** The point reads that concurrent requests share (batcher.ts), one batcher per kind of read. */
 export interface Batches {
@@ -16,6 +16,8 @@ export interface Batches {
   txRecords: KeyBatcher<TransactionRecord>;
   /** Transaction keys by transaction hash (transactions?hash=). */
   txKeysByHash: KeyBatcher<TxKey[]>;
+  /** The sides of a message by its hash or normalized hash (transactionsByMessage?msg_hash=). */
+  txKeysByMessage: KeyBatcher<MessageSide[]>;
   /** Block rows by seqno (blocks?seqno=). */
   blocksBySeqno: KeyBatcher<Row[]>;
 }
@@ -40,6 +42,7 @@ export function createBatches(db: DbCore, opts: BatchesOptions): Batches {
     codeHashes: new KeyBatcher((keys, req) => readCodeHashes(db, req, keys), o(MAX_KEYS.states)),
     txRecords: new KeyBatcher((keys, req) => readTransactions(db, req, keys), o(MAX_KEYS.transactions)),
     txKeysByHash: new KeyBatcher((keys, req) => readTxKeysByHash(db, req, keys), o(MAX_KEYS.hashes)),
+    txKeysByMessage: new KeyBatcher((keys, req) => readTxKeysByMessage(db, req, keys), o(MAX_KEYS.hashes)),
     blocksBySeqno: new KeyBatcher((keys, req) => readBlocksBySeqno(db, req, keys), o(MAX_KEYS.seqnos)),
   };
 }

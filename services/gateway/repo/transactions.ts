@@ -276,6 +276,9 @@ export async function transactionKeysByMessage(
   const s = page.sort === 'asc' ? 'ASC' : 'DESC';
   // An opcode filter means the receiving side (api-v3.md §1.7).
   const direction = f.direction ?? (f.opcode !== undefined && f.msg_hash === undefined && f.body_hash === undefined ? 'in' : undefined);
+  if (f.msg_hash !== undefined && f.body_hash === undefined && f.opcode === undefined) {
+    return byMessageHash(db, req, f.msg_hash, direction, page);
+  }
   if (direction) params.direction = direction;
   if (f.msg_hash !== undefined) params.msg_hash = f.msg_hash;
   if (f.body_hash !== undefined) params.body_hash = f.body_hash;
@@ -308,6 +311,75 @@ export async function transactionKeysByMessage(
      ORDER BY lt ${s}, account LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
     params,
   );
+}
+
+/**
+ * {@link transactionKeysByMessage} for a message hash alone (with or without direction): the transactions that
+ * sent or received it come from statements shared with concurrent lookups (batches.ts), then get the order and page
+ * the general statement gives them.
+ */
+async function byMessageHash(
+  db: Db,
+  req: Req,
+  msgHash: string,
+  direction: 'in' | 'out' | undefined,
+  page: { limit: number; offset: number; sort: Sort },
+): Promise<TxKey[]> {
+  const sides = (await db.batches.txKeysByMessage.get([msgHash], req)).get(msgHash) ?? [];
+  const seen = new Set<string>();
+  const keys: TxKey[] = [];
+  for (const m of sides) {
+    if (direction && m.direction !== direction) continue;
+    const k = keyOf(m);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    keys.push({ account: m.account, lt: m.lt });
+  }
+  const dir = page.sort === 'asc' ? 1n : -1n;
+  keys.sort((a, b) => {
+    const d = (BigInt(a.lt) - BigInt(b.lt)) * dir;
+    return d !== 0n ? (d < 0n ? -1 : 1) : a.account < b.account ? -1 : a.account > b.account ? 1 : 0;
+  });
+  return keys.slice(page.offset, page.offset + page.limit);
+}
+
+/** One side of a message: the transaction that sent (`out`) or received (`in`) it. */
+export interface MessageSide extends TxKey {
+  direction: string;
+}
+
+/**
+ * The sides of each message hash of a batch (batches.ts), the hash taken as a message hash or as an external
+ * message's normalized hash (TEP-467), as the general statement takes it: the normalized hashes first, then every
+ * message row of the hashes and the messages they name, by the `by_hash` projection.
+ */
+export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly string[]): Promise<Map<string, MessageSide[]>> {
+  const norms = await query<{ hash_norm: string; msg_hash: string }>(
+    db,
+    req,
+    'SELECT DISTINCT hash_norm, msg_hash FROM message_hash_norms WHERE hash_norm IN {hashes:Array(String)}',
+    { hashes },
+  );
+  const named = new Map<string, string[]>(hashes.map((h) => [h, [h]]));
+  for (const n of norms) named.get(n.hash_norm)?.push(n.msg_hash);
+  const rows = await query<{ msg_hash: string; direction: string; account: string; lt: string }>(
+    db,
+    req,
+    'SELECT DISTINCT msg_hash, direction, tx_account AS account, tx_lt AS lt FROM messages WHERE msg_hash IN {hashes:Array(String)}',
+    { hashes: [...new Set([...named.values()].flat())] },
+  );
+  const byHash = new Map<string, MessageSide[]>();
+  for (const r of rows) {
+    let list = byHash.get(r.msg_hash);
+    if (!list) byHash.set(r.msg_hash, (list = []));
+    list.push({ account: String(r.account), lt: String(r.lt), direction: r.direction });
+  }
+  const out = new Map<string, MessageSide[]>();
+  for (const [h, msgs] of named) {
+    const sides = msgs.flatMap((m) => byHash.get(m) ?? []);
+    if (sides.length > 0) out.set(h, sides);
+  }
+  return out;
 }
 
 /**
