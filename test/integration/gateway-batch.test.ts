@@ -127,28 +127,31 @@ describeFixtures('gateway: concurrent point reads share statements', () => {
 
   it('transactionsByMessage by message hash (raw or normalized) orders and pages as the general statement does', async () => {
     const txs = fx.blocks.flatMap((b) => b.decoded.transactions);
-    const msgs = txs.flatMap((t) => [...(t.in_msg ? [t.in_msg] : []), ...t.out_msgs]).filter((_, i) => i % 17 === 0);
-    const externals = txs.flatMap((t) => (t.in_msg && t.in_msg.source === null && t.in_msg.hash_norm ? [t.in_msg] : [])).slice(0, 10);
-    expect(msgs.length).toBeGreaterThan(40);
+    const all = txs.flatMap((t) => [...(t.in_msg ? [t.in_msg] : []), ...t.out_msgs]);
+    // ~20 messages spread over every block (each case is 12 requests one after the other).
+    const msgs = all.filter((_, i) => i % Math.ceil(all.length / 20) === 0);
+    const externals = txs.flatMap((t) => (t.in_msg && t.in_msg.source === null && t.in_msg.hash_norm ? [t.in_msg] : [])).slice(0, 4);
+    expect(msgs.length).toBeGreaterThanOrEqual(15);
     expect(externals.length).toBeGreaterThan(0);
     const cases = [
       ...msgs.map((m) => ({ hash: m.hash, body: m.message_content.hash })),
       ...externals.map((m) => ({ hash: m.hash_norm!, body: m.message_content.hash })),
     ];
+    // Through the fixture's own app, its record caches on: this is about which keys in which order, not about sharing.
     let found = 0;
     for (const c of cases) {
       for (const q of ['', '&sort=asc', '&direction=in', '&direction=out', '&limit=1', '&limit=1&offset=1&sort=asc']) {
         const url = `/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(c.hash)}${q}`;
-        const point = await app.inject({ method: 'GET', url });
+        const point = await fx.app.inject({ method: 'GET', url });
         // Every row of one message has its body hash: the same question, answered by the general statement.
-        const general = await app.inject({ method: 'GET', url: `${url}&body_hash=${encodeURIComponent(c.body)}` });
+        const general = await fx.app.inject({ method: 'GET', url: `${url}&body_hash=${encodeURIComponent(c.body)}` });
         expect(point.statusCode).toBe(200);
         expect(point.body, url).toBe(general.body);
         if (q === '') found += (JSON.parse(point.body).transactions as unknown[]).length;
       }
     }
     expect(found).toBeGreaterThan(cases.length);
-  });
+  }, 120_000);
 
   it('transactions by hash and by account, transactionsByMessage and accountStates answer as one at a time', async () => {
     const txs = fx.blocks.flatMap((b) => b.decoded.transactions);
