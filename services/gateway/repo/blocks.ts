@@ -1,7 +1,7 @@
 import type { QueryParams } from '../../../shared/store/store.js';
 import type { Sort } from '../schemas/common.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
-import { type BlockRecord, type Row, blockFromRow } from './records.js';
+import { type BlockRecord, type Row, blockFromRow, compareU64, groupBy } from './records.js';
 
 /**
  * Block reads (api-v3.md §1.1–1.4, api-v2.md §3.1–3.4), each on a path of shared/store/queries/README.md:
@@ -195,23 +195,12 @@ async function seqnoLookup(db: Db, req: Req, f: BlocksFilter & { seqno: number }
     .map(blockFromRow);
 }
 
-function compareU64(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-}
-
 /** The blocks of each seqno of a batch (batches.ts), one row per block id (the one that knows its masterchain block). */
 export async function readBlocksBySeqno(db: DbCore, req: Req, seqnos: readonly string[]): Promise<Map<string, Row[]>> {
   const rows = await query(db, req, `SELECT * FROM blocks WHERE seqno IN {seqnos:Array(UInt32)} ORDER BY ${KNOWN_FIRST} ${ONE}`, {
     seqnos: seqnos.map(Number),
   });
-  const out = new Map<string, Row[]>();
-  for (const r of rows) {
-    const k = String(r.seqno);
-    let list = out.get(k);
-    if (!list) out.set(k, (list = []));
-    list.push(r);
-  }
-  return out;
+  return groupBy(rows, (r) => String(r.seqno));
 }
 
 /** The top shard blocks a masterchain block commits, ordered by workchain, shard, seqno (`shard_state.by_mc`). */

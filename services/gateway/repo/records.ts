@@ -31,6 +31,23 @@ export function shardSigned(decimal: unknown): string {
   return BigInt.asIntN(64, BigInt(String(decimal))).toString();
 }
 
+/** Orders two unsigned 64-bit decimals as the store returns them (no sign, no leading zeros) without parsing them. */
+export function compareU64(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** `items` in lists by `key`, each list in the order of `items`, each item mapped by `value`. */
+export function groupBy<T, V = T>(items: Iterable<T>, key: (item: T) => string, value?: (item: T) => V): Map<string, V[]> {
+  const out = new Map<string, V[]>();
+  for (const item of items) {
+    const k = key(item);
+    let list = out.get(k);
+    if (!list) out.set(k, (list = []));
+    list.push(value ? value(item) : (item as unknown as V));
+  }
+  return out;
+}
+
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const num = (v: unknown): number => Number(v);

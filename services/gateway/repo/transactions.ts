@@ -1,7 +1,7 @@
 import type { QueryParams } from '../../../shared/store/store.js';
 import type { Sort } from '../schemas/common.js';
 import { type Db, type DbCore, type Req, loadContents, loadStates, query } from './db.js';
-import { type Row, type TransactionRecord, transactionFromRow } from './records.js';
+import { type Row, type TransactionRecord, compareU64, groupBy, transactionFromRow } from './records.js';
 
 /**
  * Transaction reads (api-v3.md §1.5–1.8) on the paths of shared/store/queries/README.md, in two steps:
@@ -335,11 +335,8 @@ async function byMessageHash(
     seen.add(k);
     keys.push({ account: m.account, lt: m.lt });
   }
-  const dir = page.sort === 'asc' ? 1n : -1n;
-  keys.sort((a, b) => {
-    const d = (BigInt(a.lt) - BigInt(b.lt)) * dir;
-    return d !== 0n ? (d < 0n ? -1 : 1) : a.account < b.account ? -1 : a.account > b.account ? 1 : 0;
-  });
+  const dir = page.sort === 'asc' ? 1 : -1;
+  keys.sort((a, b) => dir * compareU64(a.lt, b.lt) || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
   return keys.slice(page.offset, page.offset + page.limit);
 }
 
@@ -368,12 +365,11 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
     'SELECT DISTINCT msg_hash, direction, tx_account AS account, tx_lt AS lt FROM messages WHERE msg_hash IN {hashes:Array(String)}',
     { hashes: [...new Set([...named.values()].flat())] },
   );
-  const byHash = new Map<string, MessageSide[]>();
-  for (const r of rows) {
-    let list = byHash.get(r.msg_hash);
-    if (!list) byHash.set(r.msg_hash, (list = []));
-    list.push({ account: String(r.account), lt: String(r.lt), direction: r.direction });
-  }
+  const byHash = groupBy(
+    rows,
+    (r) => r.msg_hash,
+    (r): MessageSide => ({ account: String(r.account), lt: String(r.lt), direction: r.direction }),
+  );
   const out = new Map<string, MessageSide[]>();
   for (const [h, msgs] of named) {
     const sides = msgs.flatMap((m) => byHash.get(m) ?? []);
@@ -453,13 +449,11 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
     'SELECT DISTINCT hash, account, lt FROM transactions WHERE hash IN {hashes:Array(String)}',
     { hashes },
   );
-  const out = new Map<string, TxKey[]>();
-  for (const r of rows) {
-    let list = out.get(r.hash);
-    if (!list) out.set(r.hash, (list = []));
-    list.push({ account: String(r.account), lt: String(r.lt) });
-  }
-  return out;
+  return groupBy(
+    rows,
+    (r) => r.hash,
+    (r): TxKey => ({ account: String(r.account), lt: String(r.lt) }),
+  );
 }
 
 /** Transaction rows → records: their messages, bodies and init states, and the account states before/after. */
@@ -475,13 +469,7 @@ async function toTransactionRecords(db: DbCore, req: Req, rows: readonly Row[]):
      LIMIT 1 BY tx_account, tx_lt, direction, msg_hash SETTINGS optimize_use_projections = 0`,
     { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
   );
-  const byTx = new Map<string, Row[]>();
-  for (const m of msgRows) {
-    const k = `${String(m.tx_account)}|${String(m.tx_lt)}`;
-    let list = byTx.get(k);
-    if (!list) byTx.set(k, (list = []));
-    list.push(m);
-  }
+  const byTx = groupBy(msgRows, (m) => `${String(m.tx_account)}|${String(m.tx_lt)}`);
   const contentHashes: string[] = [];
   for (const m of msgRows) {
     contentHashes.push(String(m.body_hash));
