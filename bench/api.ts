@@ -67,6 +67,23 @@ export interface ApiBenchRun {
   endpoints: EndpointResult[];
 }
 
+/** One endpoint under load while the store's writer inserts: reads on the writer's session or on their own. */
+export interface DuringWritesResult {
+  name: string;
+  path: string;
+  /** Read sessions of the store the gateway reads from (0: the writer's session, the embedded default before). */
+  read_connections: number;
+  /** Insert rounds of {@link WRITER_BATCH_TX} transactions that ran during the measured seconds, and their mean time. */
+  writes: number;
+  write_ms: number;
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  failed: number;
+}
+
 export interface ApiBenchResult {
   store: { transactions: number; blocks: number; corpus_files: number; build_seconds: number; bytes_on_disk: number; parts: string };
   rate: number;
@@ -74,6 +91,7 @@ export interface ApiBenchResult {
   connections: number;
   target_p99_ms: number;
   runs: ApiBenchRun[];
+  during_writes: { rate: number; writer_tx: number; results: DuringWritesResult[] };
   /** speedReference (results.ts) before and after the load runs: tx/s of the @ton/core baseline. */
   speed: { before: number; after: number };
 }
@@ -85,6 +103,13 @@ const TARGET_P99_MS = 25;
 const HOT_SET = 500;
 /** Rows buffered before an insert round (per the transactions table; the other tables ride along). */
 const BATCH_TX = 40_000;
+/** Transactions per insert round of the writer in the reads-during-writes run, and its pause between rounds. */
+const WRITER_BATCH_TX = 20_000;
+const WRITER_PAUSE_MS = 1_000;
+/** Requests per second per endpoint in the reads-during-writes run (the writer takes CPU the reads cannot have). */
+const DURING_WRITES_RATE = 200;
+/** The endpoints of the reads-during-writes run. */
+const DURING_WRITES_ENDPOINTS = ['blocks?seqno=', 'accountStates'];
 
 async function insertBatch(store: Store, batch: StoreRows[]): Promise<void> {
   for (const t of TABLES) {
@@ -121,6 +146,22 @@ async function loadDir(store: Store, dir: string, progress: (line: string) => vo
   }
   if (batch.length > 0) await insertBatch(store, batch);
   return { transactions, blocks };
+}
+
+/**
+ * Rows of the first blocks of `dir` up to `transactions` transactions: what the writer of the reads-during-writes run
+ * inserts again and again (ReplacingMergeTree keeps one row per key, so the answers the reads get do not change).
+ */
+function batchOf(dir: string, transactions: number): StoreRows[] {
+  const out: StoreRows[] = [];
+  let n = 0;
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.boc')).sort()) {
+    if (n >= transactions) break;
+    const decoded = decodeBlock(readFileSync(path.join(dir, f)));
+    out.push(toRows(decoded, { mcSeqno: null }));
+    n += decoded.transactions.length;
+  }
+  return out;
 }
 
 /** A random sample of distinct values of a column (bench setup only: this scans). */
@@ -166,6 +207,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     progress(`  ${corpus.files} block files; decoding and storing the fixture blocks, then the corpus`);
     const fixtures = await loadDir(store, opts.fixturesDir, progress);
     const copies = await loadDir(store, corpusDir, progress);
+    const writerRows = batchOf(corpusDir, WRITER_BATCH_TX);
     rmSync(corpusDir, { recursive: true, force: true });
     const buildSeconds = (performance.now() - built) / 1000;
     // Let the background merges the inserts started finish (as they do once ingestion pauses): measuring while
@@ -278,6 +320,68 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
       }
       runs.push({ caches, endpoints: results });
     }
+
+    // Reads while a writer inserts, as in `tonflow start`: the same gateway (caches off) on a store whose reads share
+    // the writer's chdb session, then on one whose reads have a session of their own. Last, because its inserts
+    // leave parts to merge.
+    const duringWrites: DuringWritesResult[] = [];
+    for (const e of endpoints.filter((x) => DURING_WRITES_ENDPOINTS.includes(x.name))) {
+      for (const readConnections of [0, 1]) {
+        const reader = await createStore({ mode: 'embedded', dataDir: path.join(work, 'data'), database: 'bench_api', readConnections }, { queryTimeoutMs: 30_000 });
+        const app = await buildApp({
+          store: reader,
+          logger: createLogger({ service: 'bench', level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+          metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+          config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, responseCacheEntries: 0 },
+        });
+        let writing = true;
+        let writes = 0;
+        let writeMs = 0;
+        let writer: Promise<void> | undefined;
+        try {
+          await app.listen({ port: 0, host: '127.0.0.1' });
+          const address = app.server.address();
+          const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+          writer = (async () => {
+            while (writing) {
+              const t0 = performance.now();
+              await insertBatch(store, writerRows);
+              if (!writing) break;
+              writes++;
+              writeMs += performance.now() - t0;
+              await new Promise((resolve) => setTimeout(resolve, WRITER_PAUSE_MS));
+            }
+          })();
+          progress(`during writes, ${e.name}, ${readConnections} read sessions: ${opts.seconds} s at ${DURING_WRITES_RATE} req/s`);
+          await runLoad({ url, paths: e.paths, rate: DURING_WRITES_RATE, seconds: 2, connections: opts.connections });
+          writes = 0;
+          writeMs = 0;
+          const r = await runLoad({ url, paths: e.paths, rate: DURING_WRITES_RATE, seconds: opts.seconds, connections: opts.connections });
+          const w = { writes, ms: writeMs };
+          writing = false;
+          await writer;
+          duringWrites.push({
+            name: e.name,
+            path: e.path,
+            read_connections: readConnections,
+            writes: w.writes,
+            write_ms: Math.round(w.ms / Math.max(1, w.writes)),
+            requests: r.requests,
+            rps: Math.round(r.rps),
+            p50_ms: r.p50,
+            p99_ms: r.p99,
+            max_ms: r.max,
+            failed: r.non2xx + r.errors + r.timeouts,
+          });
+          progress(`  p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s; ${w.writes} insert rounds of ${Math.round(w.ms / Math.max(1, w.writes))} ms`);
+        } finally {
+          writing = false;
+          await writer?.catch(() => {});
+          await app.close();
+          await reader.close();
+        }
+      }
+    }
     const result: ApiBenchResult = {
       store: {
         transactions: stored,
@@ -292,6 +396,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
       connections: opts.connections,
       target_p99_ms: TARGET_P99_MS,
       runs,
+      during_writes: { rate: DURING_WRITES_RATE, writer_tx: writerRows.reduce((n, r) => n + r.transactions.length, 0), results: duringWrites },
       speed: { before: speedBefore, after: speedReference(opts.fixturesDir) },
     };
     if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'api', renderResults(result, opts.command));
@@ -335,11 +440,33 @@ function renderResults(r: ApiBenchResult, command: string): string {
       );
     }
   }
+  const dw = r.during_writes;
+  lines.push('', '### reads while the writer inserts', '');
+  lines.push(
+    `The gateway with caches off at ${dw.rate} req/s while, on the same embedded store, a writer inserts the rows of ` +
+      `${dw.writer_tx} corpus transactions (every table, as the decode stage's store writer does), pauses ${WRITER_PAUSE_MS} ms and starts again, ` +
+      'as `tonflow start` indexes while it serves. Once with the reads on the writer\'s chdb session ' +
+      '(`TONFLOW_STORE_READ_CONNECTIONS=0`: one session for everything, what embedded mode did before), once on a read ' +
+      'session of their own (the default, 1). Same process, same run, same store.',
+    '',
+  );
+  lines.push('| endpoint | read sessions | insert rounds during the run | mean insert ms | req/s | p50 ms | p99 ms | max ms | failed | p99 vs one session |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const e of dw.results) {
+    const base = dw.results.find((x) => x.name === e.name && x.read_connections === 0);
+    const ratio = base && e.p99_ms > 0 ? `${(base.p99_ms / e.p99_ms).toFixed(1)}× lower` : '';
+    lines.push(
+      `| \`${e.path}\` | ${e.read_connections} | ${e.writes} | ${e.write_ms} | ${e.rps} | ${e.p50_ms} | ${e.p99_ms} | ${e.max_ms} | ${e.failed} | ${e.read_connections === 0 ? 'baseline' : ratio} |`,
+    );
+  }
   lines.push(
     '',
     'Reading the tables: "one at a time" is the median latency of a lone request, before the load (caches off: store reads; ' +
-      'caches on: hot values already served once). Embedded mode runs one ClickHouse statement at a time ' +
-      '(one chdb session per process, shared/store/client.ts). Point reads of one kind that arrive while such a read runs ' +
+      'caches on: hot values already served once). Embedded mode runs one ClickHouse statement at a time per chdb ' +
+      'session: writes on one, reads on their own (`TONFLOW_STORE_READ_CONNECTIONS`, default 1; shared/store/client.ts). ' +
+      'More read sessions run reads in parallel, which pays on more cores: on this 2-core machine ClickHouse already ' +
+      'spends both cores on the transaction endpoints\' statements (decompressing granules), and smaller shared ' +
+      'batches only add work. Point reads of one kind that arrive while such a read runs ' +
       'share the next statement (services/gateway/repo/batcher.ts: blocks by seqno, account states, transaction records, ' +
       'transaction keys by hash and by message hash, code hashes), so throughput is no longer bound by 1000 / (one at a ' +
       'time ms); what stays per request is the key lookup of `transactions?account=`. Beyond what the store can ' +

@@ -196,6 +196,9 @@ async function benchApi(opts: string[]): Promise<number> {
     for (const run of result.runs) {
       for (const e of run.endpoints) process.stdout.write(`caches ${run.caches}, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
     }
+    for (const e of result.during_writes.results) {
+      process.stdout.write(`during writes, ${e.read_connections} read sessions, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
+    }
   }
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

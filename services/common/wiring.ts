@@ -70,7 +70,10 @@ export async function openStore(config: TonflowConfig, logger: Logger): Promise<
       { logger: storeLogger },
     );
   }
-  return createStore({ mode: 'embedded', dataDir: path.resolve(config.data), database: config.clickhouseDatabase }, { logger: storeLogger });
+  return createStore(
+    { mode: 'embedded', dataDir: path.resolve(config.data), database: config.clickhouseDatabase, readConnections: config.storeReadConnections },
+    { logger: storeLogger },
+  );
 }
 
 /** A stable name for the source, under which the follower keeps its checkpoint. */

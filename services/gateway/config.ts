@@ -81,7 +81,7 @@ const fields = {
     env: 'TONFLOW_API_READS_IN_FLIGHT',
     default: '1',
     description:
-      'Point reads of one kind (blocks by seqno, transactions, account states) the gateway runs at once; requests arriving meanwhile share the next read. 1 suits embedded mode, where ClickHouse runs one statement at a time; a server can take more',
+      'Point reads of one kind (blocks by seqno, transactions, account states) the gateway runs at once; requests arriving meanwhile share the next read. 1 suits embedded mode on 2 cores; with more cores raise it with TONFLOW_STORE_READ_CONNECTIONS; a server can take more',
     type: integer(1, 64),
   },
   addressBookTtlMs: {

@@ -49,6 +49,7 @@ describe('loadConfig with the tonflow schema', () => {
       partitions: 8,
       clickhouse: undefined,
       clickhouseDatabase: 'tonflow',
+      storeReadConnections: 1,
       clickhouseUser: undefined,
       clickhousePassword: undefined,
       batchMaxRows: 120000,

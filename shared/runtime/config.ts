@@ -487,6 +487,13 @@ export const tonflowConfigSchema = defineConfig(
       description: 'ClickHouse database',
       type: text('an identifier ([A-Za-z_][A-Za-z0-9_]*)', /^[A-Za-z_][A-Za-z0-9_]*$/),
     },
+    storeReadConnections: {
+      env: 'TONFLOW_STORE_READ_CONNECTIONS',
+      default: '1',
+      description:
+        'Embedded store: ClickHouse sessions for reads besides the one that writes: reads never wait behind an insert, and with more than one they run in parallel (worth it with more than 2 cores); 0 = one session for everything',
+      type: integer(0, 32),
+    },
     clickhouseUser: {
       env: 'TONFLOW_CLICKHOUSE_USER',
       description: "ClickHouse user; unset: the server's default user",

@@ -36,5 +36,14 @@ export interface Store {
 }
 
 export type StoreConfig =
-  | { mode: 'embedded'; dataDir: string; database: string }
+  | {
+      mode: 'embedded';
+      dataDir: string;
+      database: string;
+      /**
+       * chdb sessions for reads besides the one that runs writes (default 1); 0 runs everything on one. Stores of one
+       * process share the engine and its sessions: writes of all of them go through one, in order.
+       */
+      readConnections?: number;
+    }
   | { mode: 'server'; url: string; database: string; username?: string; password?: string };

@@ -481,6 +481,46 @@ function storeSuite(target: Target): void {
     expect(await store.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
   });
 
+  // chdb only: a server runs concurrent HTTP requests anyway; embedded mode has to spread them over sessions.
+  if (target.kind === 'chdb') it('runs reads on sessions of their own: never behind a write, in parallel when asked, each keeping its own settings', async () => {
+    const sleep = (s: number): string => `SELECT sleep(${s}) AS z`;
+    // The default: one read session besides the writer's. A read issued after a long write finishes first.
+    const order: string[] = [];
+    const write = store.command(sleep(1)).then(() => order.push('write'));
+    const read = store.query('SELECT 1 AS one').then(() => order.push('read'));
+    await Promise.all([write, read]);
+    expect(order).toEqual(['read', 'write']);
+    // readConnections 0: everything on the writer's session, in the order issued.
+    const single = await createStore({ mode: 'embedded', dataDir, database: store.database, readConnections: 0 });
+    try {
+      order.length = 0;
+      await Promise.all([store.command(sleep(0.5)).then(() => order.push('write')), single.query('SELECT 1 AS one').then(() => order.push('read'))]);
+      expect(order).toEqual(['write', 'read']);
+    } finally {
+      await single.close();
+    }
+
+    const wide = await createStore({ mode: 'embedded', dataDir, database: store.database, readConnections: 2 });
+    try {
+      // Two reads of 0.8 s each: one after the other would take 1.6 s.
+      let t0 = performance.now();
+      await Promise.all([wide.query(sleep(0.8)), wide.query(sleep(0.8))]);
+      expect(performance.now() - t0).toBeLessThan(1400);
+
+      // A short deadline on each read session (SET on that session) must not stay with the next read there.
+      const heavy = 'SELECT count() AS n FROM numbers(100000000000) WHERE sipHash64(number) = 1';
+      const timedOut = await Promise.allSettled([wide.query(heavy, {}, { timeoutMs: 200 }), wide.query(heavy, {}, { timeoutMs: 200 })]);
+      expect(timedOut.map((r) => (r.status === 'rejected' ? (r.reason as { code?: string }).code : 'fulfilled'))).toEqual(['STORE_TIMEOUT', 'STORE_TIMEOUT']);
+      t0 = performance.now();
+      const late = await Promise.all([wide.query<{ z: number }>(sleep(0.5)), wide.query<{ z: number }>(sleep(0.5))]);
+      expect(late).toEqual([[{ z: 0 }], [{ z: 0 }]]);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(450);
+    } finally {
+      await wide.close();
+    }
+    await expect(createStore({ mode: 'embedded', dataDir, database: store.database, readConnections: -1 })).rejects.toBeInstanceOf(ConfigError);
+  });
+
   it('translates ClickHouse failures into retryable and non-retryable errors', async () => {
     await expect(store.query('SELEC 1')).rejects.toMatchObject({ code: 'STORE_SYNTAX_ERROR', retryable: false });
     await expect(store.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: 'STORE_UNKNOWN_TABLE', retryable: false });
