@@ -253,6 +253,8 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
       { name: 'accountStates', path: '/api/v3/accountStates?address=<account>', paths: accounts.map((a) => `/api/v3/accountStates?address=${a}`) },
     ];
 
+    // Before the reads-during-writes run, whose inserts add parts.
+    const bytesOnDisk = dirBytes(path.join(work, 'data'));
     const speedBefore = speedReference(opts.fixturesDir);
     progress(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
     const runs: ApiBenchRun[] = [];
@@ -388,7 +390,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
         blocks: fixtures.blocks + copies.blocks,
         corpus_files: corpus.files,
         build_seconds: Math.round(buildSeconds),
-        bytes_on_disk: dirBytes(path.join(work, 'data')),
+        bytes_on_disk: bytesOnDisk,
         parts: parts.map((p) => `${p.table} ${p.n}`).join(', '),
       },
       rate: opts.rate,
