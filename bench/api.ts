@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,14 +186,6 @@ function runLoad(spec: LoadSpec): Promise<LoadOutput> {
   });
 }
 
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) total += statSync(path.join(e.parentPath, e.name)).size;
-  }
-  return total;
-}
-
 export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult> {
   const progress = opts.progress ?? (() => {});
   const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-api-'));
@@ -253,8 +245,10 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
       { name: 'accountStates', path: '/api/v3/accountStates?address=<account>', paths: accounts.map((a) => `/api/v3/accountStates?address=${a}`) },
     ];
 
-    // Before the reads-during-writes run, whose inserts add parts.
-    const bytesOnDisk = dirBytes(path.join(work, 'data'));
+    // The active parts: a directory listing would also count the parts merges replaced, which ClickHouse deletes
+    // only minutes later (old_parts_lifetime), and the reads-during-writes run below adds parts of its own.
+    const [disk] = await store.query<{ b: string }>('SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = currentDatabase() AND active');
+    const bytesOnDisk = Number(disk!.b);
     const speedBefore = speedReference(opts.fixturesDir);
     progress(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
     const runs: ApiBenchRun[] = [];
@@ -419,7 +413,7 @@ function renderResults(r: ApiBenchResult, command: string): string {
     `Date: ${new Date().toISOString()}`,
     `Store: ${r.store.transactions} transactions in ${r.store.blocks} blocks (the 14 fixture blocks + ${r.store.corpus_files} corpus copies from ` +
       `bench/corpus.ts), decoded with decodeBlock, mapped with toRows and inserted directly into chdb in ${r.store.build_seconds} s; ` +
-      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk; measured after background merges settled (active parts: ${r.store.parts}).`,
+      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk (active parts); measured after background merges settled (active parts: ${r.store.parts}).`,
     `Load: bench/load-generator.ts in a child process, open loop: ${r.rate} req/s per endpoint, evenly spaced, for ${r.seconds} s after a warm-up, ` +
       `over up to ${r.connections} keep-alive connections, each request drawn at random from the distinct values listed (sampled from the store); ` +
       "each latency runs from the request's due time, so falling behind counts (coordinated omission, as wrk2 measures). " +
