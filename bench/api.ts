@@ -170,6 +170,32 @@ async function sample(store: Store, sql: string, n: number): Promise<string[]> {
   return rows.map((r) => String(r.v));
 }
 
+/**
+ * The gateway on `store`, listening on a free local port: with its caches off (every request reads the store) or with
+ * its defaults.
+ */
+async function startGateway(store: Store, caches: 'off' | 'on'): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; url: string }> {
+  const app = await buildApp({
+    store,
+    logger: createLogger({ service: 'bench', level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+    metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+    config: {
+      apiKeys: [],
+      rpsWithoutKey: 0,
+      testnet: false,
+      ...(caches === 'off' ? { cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, responseCacheEntries: 0 } : {}),
+    },
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
+  const address = app.server.address();
+  return { app, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
 /** Runs bench/load-generator.ts in a child process, so that the load never shares the gateway's event loop. */
 function runLoad(spec: LoadSpec): Promise<LoadOutput> {
   const script = fileURLToPath(new URL('./load-generator.js', import.meta.url));
@@ -253,20 +279,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     progress(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
     const runs: ApiBenchRun[] = [];
     for (const caches of ['off', 'on'] as const) {
-      const app = await buildApp({
-        store,
-        logger: createLogger({ service: 'bench', level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-        metrics: createMetrics({ service: 'gateway', processMetrics: false }),
-        config: {
-          apiKeys: [],
-          rpsWithoutKey: 0,
-          testnet: false,
-          ...(caches === 'off' ? { cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, responseCacheEntries: 0 } : {}),
-        },
-      });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const address = app.server.address();
-      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const { app, url } = await startGateway(store, caches);
       const results: EndpointResult[] = [];
       try {
         for (const e of endpoints) {
@@ -324,20 +337,14 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     for (const e of endpoints.filter((x) => DURING_WRITES_ENDPOINTS.includes(x.name))) {
       for (const readConnections of [0, 1]) {
         const reader = await createStore({ mode: 'embedded', dataDir: path.join(work, 'data'), database: 'bench_api', readConnections }, { queryTimeoutMs: 30_000 });
-        const app = await buildApp({
-          store: reader,
-          logger: createLogger({ service: 'bench', level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-          metrics: createMetrics({ service: 'gateway', processMetrics: false }),
-          config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, responseCacheEntries: 0 },
-        });
         let writing = true;
         let writes = 0;
         let writeMs = 0;
         let writer: Promise<void> | undefined;
+        let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
         try {
-          await app.listen({ port: 0, host: '127.0.0.1' });
-          const address = app.server.address();
-          const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+          gateway = await startGateway(reader, 'off');
+          const { url } = gateway;
           writer = (async () => {
             while (writing) {
               const t0 = performance.now();
@@ -373,7 +380,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
         } finally {
           writing = false;
           await writer?.catch(() => {});
-          await app.close();
+          await gateway?.app.close();
           await reader.close();
         }
       }

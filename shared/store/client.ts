@@ -46,7 +46,7 @@ const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 const DEFAULT_COMMAND_TIMEOUT_MS = 600_000;
 const DEFAULT_INSERT_TIMEOUT_MS = 120_000;
 /** Embedded: chdb sessions kept for reads besides the one that writes (bench/RESULTS.md, api). */
-export const DEFAULT_READ_CONNECTIONS = 1;
+const DEFAULT_READ_CONNECTIONS = 1;
 /** The server enforces max_execution_time; the HTTP request is abandoned a little later as a last resort. */
 const CLIENT_GRACE_MS = 2_000;
 
@@ -371,8 +371,8 @@ export function embeddedPath(dataDir: string): string {
  * libchdb binds one data directory per process, so the process holds exactly one engine: every embedded store shares
  * it (reference-counted). The engine runs statements on several chdb sessions of that one server at once, each
  * session one statement at a time because it carries `USE` and `SET` state: lane 0 takes every write (DDL, inserts,
- * mutations) in the order they were issued, the others take reads, so a reader never waits behind an insert and
- * point reads run in parallel (~2.3× the statements per second with 3 sessions, bench/RESULTS.md, api). This is the
+ * mutations) in the order they were issued, the others take reads, so a reader never waits behind an insert
+ * (bench/RESULTS.md, api: reads while the writer inserts) and several read sessions run reads in parallel. This is the
  * one piece of module state in the store, forced by chdb itself.
  */
 interface EmbeddedEngine {
@@ -465,14 +465,10 @@ function runOnLane<T>(
       throw err;
     }
   });
-  lane.tail = result.then(
-    () => {
-      lane.pending--;
-    },
-    () => {
-      lane.pending--;
-    },
-  );
+  const settled = (): void => {
+    lane.pending--;
+  };
+  lane.tail = result.then(settled, settled);
   return result;
 }
 
