@@ -917,7 +917,7 @@ describeFixtures('decodeBlock: masterchain key block 46991999 (ton_lib block.rs 
       prev_key_block_seqno: 46989053,
       vert_seqno: 1,
       flags: 1,
-      master_ref_seqno: null,
+      master_ref_seqno: 0,
       prev_blocks: [{ workchain: -1, shard: '8000000000000000', seqno: 46991998 }],
     });
   });

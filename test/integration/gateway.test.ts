@@ -1,10 +1,13 @@
 import { Cell, beginCell, loadShardAccount } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { friendlyAddress } from '../../services/gateway/address.js';
+import { buildApp } from '../../services/gateway/app.js';
 import { WALLETS } from '../../services/gateway/wallets.js';
+import { createMetrics } from '../../shared/runtime/metrics.js';
+import { StoreUnavailableError } from '../../shared/store/errors.js';
 import { describeClickHouse } from '../helpers/clickhouse.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
-import { type GatewayFixture, createGatewayFixture, get } from '../helpers/gateway.js';
+import { type GatewayFixture, createGatewayFixture, get, silentLogger } from '../helpers/gateway.js';
 
 /*
  * The v3 and v2 endpoints over a store filled from every real fixture block, through fastify inject(). Expected
@@ -145,7 +148,7 @@ function gatewaySuite(clickhouseUrl?: string): void {
         gen_catchain_seqno: 682531,
         min_ref_mc_seqno: 46991995,
         prev_key_block_seqno: 46989053,
-        master_ref_seqno: null,
+        master_ref_seqno: 0,
         masterchain_block_ref: { workchain: -1, shard: MC_SHARD, seqno: 46991999 },
         prev_blocks: [{ workchain: -1, shard: MC_SHARD, seqno: 46991998 }],
       });
@@ -538,6 +541,17 @@ function gatewaySuite(clickhouseUrl?: string): void {
       }
       const nft = await api('/api/v3/transactionsByMessage?opcode=0x5fcc3d14&limit=100');
       expect(nft.body.transactions).toHaveLength(3);
+      // opcode implies the receiving side with any other filter too (api-v3.md §1.7): the body hash of the message
+      // above names its sender and its receiver, with its opcode only the receiver; direction=out then matches nothing.
+      const op = msg.opcode as string;
+      const bodyOp = await api(`/api/v3/transactionsByMessage?body_hash=${encodeURIComponent(msg.message_content.hash)}&opcode=${op}&limit=1000`);
+      expect(bodyOp.body.transactions.map((t: { hash: string }) => t.hash)).toContain(child.hash);
+      expect(bodyOp.body.transactions.map((t: { hash: string }) => t.hash)).not.toContain(parent.hash);
+      for (const t of bodyOp.body.transactions) expect(t.in_msg.message_content.hash).toBe(msg.message_content.hash);
+      const opOut = await api(`/api/v3/transactionsByMessage?opcode=${op}&direction=out&limit=100`);
+      expect(opOut).toMatchObject({ status: 200, body: { transactions: [] } });
+      const hashOp = await api(`/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(msg.hash)}&opcode=${op}`);
+      expect(hashOp.body.transactions.map((t: { hash: string }) => t.hash)).toEqual([child.hash]);
       // A bare "10" is hex 0x10, not decimal ten (api-v3.md §0.3); 0xffffffff is the signed -1.
       expect((await api('/api/v3/transactionsByMessage?opcode=-1')).status).toBe(200);
       const bounce = await api('/api/v3/transactionsByMessage?opcode=0xffffffff&limit=100');
@@ -722,8 +736,31 @@ function gatewaySuite(clickhouseUrl?: string): void {
           status: 422,
           body: { error: 'failed to decode: schema: error converting value for index 0 of "address"' },
         });
+        // More than 1000 addresses is no error (api-v3.md §2.1: a cap of 1000 rows, no error on the live server).
         const many = Array.from({ length: 1001 }, (_, i) => `address=0:${i.toString(16).padStart(64, '0')}`).join('&');
-        expect(await api(`/api/v3/${ep}?${many}`)).toMatchObject({ status: 422, body: { error: 'maximum 1000 addresses allowed' } });
+        expect(await api(`/api/v3/${ep}?${many}&address=${ELECTOR}`)).toMatchObject({ status: 200 });
+      }
+    });
+
+    it('accountStates / walletStates answer a store failure with 422 (api-v3.md §2.1, §2.2 "same validation"); blocks with 500', async () => {
+      const down = new StoreUnavailableError('STORE_UNAVAILABLE', 'store unreachable');
+      const store = new Proxy(fx.store, { get: (t, p, r) => (p === 'query' ? () => Promise.reject(down) : Reflect.get(t, p, r)) });
+      const app = await buildApp({
+        store,
+        logger: silentLogger(),
+        metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+        config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
+      });
+      try {
+        for (const ep of ['accountStates', 'walletStates']) {
+          expect(await get(app, `/api/v3/${ep}?address=${ELECTOR}`), ep).toMatchObject({
+            status: 422,
+            body: { error: 'internal server error: STORE_UNAVAILABLE' },
+          });
+        }
+        expect((await get(app, '/api/v3/blocks?workchain=-1&seqno=46991999')).status).toBe(500);
+      } finally {
+        await app.close();
       }
     });
 

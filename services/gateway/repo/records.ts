@@ -82,7 +82,8 @@ export function blockFromRow(r: Row): BlockRecord {
     min_ref_mc_seqno: num(r.min_ref_mc_seqno),
     prev_key_block_seqno: num(r.prev_key_block_seqno),
     vert_seqno: num(r.vert_seqno),
-    master_ref_seqno: r.master_ref_seqno === null ? null : num(r.master_ref_seqno),
+    // Rows written before the decoder printed 0 for a masterchain block hold NULL; the wire type is int (§1.2).
+    master_ref_seqno: r.master_ref_seqno === null ? 0 : num(r.master_ref_seqno),
     rand_seed: str(r.rand_seed),
     created_by: str(r.created_by),
     tx_count: num(r.tx_count),

@@ -274,8 +274,10 @@ export async function transactionKeysByMessage(
 ): Promise<TxKey[]> {
   const params: QueryParams = { limit: page.limit, offset: page.offset, n: page.offset + page.limit };
   const s = page.sort === 'asc' ? 'ASC' : 'DESC';
-  // An opcode filter means the receiving side (api-v3.md §1.7).
-  const direction = f.direction ?? (f.opcode !== undefined && f.msg_hash === undefined && f.body_hash === undefined ? 'in' : undefined);
+  // An opcode filter means the receiving side (api-v3.md §1.7, "implies direction `in`"), whatever else is asked:
+  // TON Center adds `direction = 'in'` to its condition, so with `direction=out` nothing matches.
+  if (f.opcode !== undefined && f.direction === 'out') return [];
+  const direction = f.opcode !== undefined ? 'in' : f.direction;
   if (f.msg_hash !== undefined && f.body_hash === undefined && f.opcode === undefined) {
     return byMessageHash(db, req, f.msg_hash, direction, page);
   }

@@ -13,7 +13,7 @@ import {
   V2WalletInformation,
   WalletStatesResponse,
 } from '../schemas/records.js';
-import { AccountStatesQuery, AddressBookQuery, AddressInformationQuery, TopAccountsQuery, WalletStatesQuery } from '../schemas/v3.js';
+import { AccountStatesQuery, AddressBookQuery, AddressInformationQuery, MAX_STATES, TopAccountsQuery, WalletStatesQuery } from '../schemas/v3.js';
 import { type App, type RouteDeps, book, emptyMetadata, zod } from './context.js';
 
 const ZERO_HASH = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -44,7 +44,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
     async (req) => {
       const q = req.query;
       const states = await latestStates(deps.db, req.tf, q.address ?? []);
-      const accounts = [...states.values()].map((s) => accountStateFull(s, q.include_boc));
+      const accounts = [...states.values()].slice(0, MAX_STATES).map((s) => accountStateFull(s, q.include_boc));
       return { accounts, address_book: await book(deps, req, accounts.map((a) => a.address), codeHashesOf(states)), metadata: emptyMetadata() };
     },
   );
@@ -52,6 +52,8 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
   r.get(
     '/api/v3/walletStates',
     {
+      // As accountStates (api-v3.md §2.2 "same validation"): store failures are 422.
+      config: { storeErrorStatus: 422 },
       schema: {
         tags: ['Accounts'],
         summary: 'Get wallet states',
@@ -63,7 +65,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
     },
     async (req) => {
       const states = await latestStates(deps.db, req.tf, req.query.address ?? []);
-      const wallets = [...states.values()].map(walletState);
+      const wallets = [...states.values()].slice(0, MAX_STATES).map(walletState);
       return { wallets, address_book: await book(deps, req, wallets.map((w) => w.address), codeHashesOf(states)), metadata: emptyMetadata() };
     },
   );

@@ -109,7 +109,7 @@ export function withDefault<T>(meta: Meta, parse: (raw: string | undefined, name
 export function list<T>(
   meta: Meta,
   parse: (raw: string, name: string, index: number) => T,
-  opts: { required?: () => ParamError; max?: { count: number; error: () => ParamError } } = {},
+  opts: { required?: () => ParamError } = {},
 ): ParamFactory<z.ZodType<T[] | undefined>> {
   return (name) => {
     const schema = z
@@ -122,7 +122,6 @@ export function list<T>(
             if (opts.required) throw opts.required();
             return undefined;
           }
-          if (opts.max && items.length > opts.max.count) throw opts.max.error();
           return items.map((s, i) => parse(s, name, i));
         } catch (e) {
           return issue(ctx, e);

@@ -46,7 +46,7 @@ export const Block = z
     min_ref_mc_seqno: z.number().int(),
     prev_key_block_seqno: z.number().int(),
     vert_seqno: z.number().int(),
-    master_ref_seqno: z.number().int().nullable(),
+    master_ref_seqno: z.number().int(),
     rand_seed: hash,
     created_by: hash,
     tx_count: z.number().int(),

@@ -29,7 +29,8 @@ export interface V3Block {
   min_ref_mc_seqno: number;
   prev_key_block_seqno: number;
   vert_seqno: number;
-  master_ref_seqno: number | null;
+  /** api-v3.md §1.2 types it `int` (never null): a masterchain block, which has no master_ref, prints 0. */
+  master_ref_seqno: number;
   rand_seed: string;
   created_by: string;
   tx_count: number;
@@ -101,7 +102,7 @@ export function blockRecord({ block, rootHash, fileHash, txCount, mcBlockSeqno }
     min_ref_mc_seqno: info.minRefMcSeqno,
     prev_key_block_seqno: info.prevKeyBlockSeqno,
     vert_seqno: info.vertSeqno,
-    master_ref_seqno: info.masterRef ? info.masterRef.seqno : null,
+    master_ref_seqno: info.masterRef ? info.masterRef.seqno : 0,
     rand_seed: b64(block.extra.randSeed),
     created_by: b64(block.extra.createdBy),
     tx_count: txCount,
