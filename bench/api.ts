@@ -15,6 +15,7 @@ import { decodeBlock } from '../shared/ton/decode-block.js';
 import { writeCorpus } from './corpus.js';
 import type { LoadOutput, LoadSpec } from './load-generator.js';
 import { machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
+import { keyValueTableBytes } from './store-size.js';
 
 /**
  * `npm run bench -- api`: the gateway under load on a store of at least 1,000,000 transactions, embedded mode
@@ -64,6 +65,8 @@ export interface EndpointResult {
 export interface ApiBenchRun {
   /** `off`: every request reads the store; `on`: the gateway's default caches. */
   caches: 'off' | 'on';
+  /** Whether the gateway read transaction records and hashes from the point tables (TONFLOW_STORE_POINT_READS). */
+  point_reads: boolean;
   endpoints: EndpointResult[];
 }
 
@@ -85,7 +88,7 @@ export interface DuringWritesResult {
 }
 
 export interface ApiBenchResult {
-  store: { transactions: number; blocks: number; corpus_files: number; build_seconds: number; bytes_on_disk: number; parts: string };
+  store: { transactions: number; blocks: number; corpus_files: number; build_seconds: number; bytes_on_disk: number; point_bytes: number; parts: string };
   rate: number;
   seconds: number;
   connections: number;
@@ -110,6 +113,8 @@ const WRITER_PAUSE_MS = 1_000;
 const DURING_WRITES_RATE = 200;
 /** The endpoints of the reads-during-writes run. */
 const DURING_WRITES_ENDPOINTS = ['blocks?seqno=', 'accountStates'];
+/** The endpoints whose reads the point tables serve: also measured without them. */
+const POINT_ENDPOINTS = ['transactions?account=', 'transactions?hash=', 'transactionsByMessage?msg_hash='];
 
 async function insertBatch(store: Store, batch: StoreRows[]): Promise<void> {
   for (const t of TABLES) {
@@ -132,7 +137,7 @@ async function loadDir(store: Store, dir: string, progress: (line: string) => vo
     const b = decoded.block;
     // Isolated blocks: the committing masterchain block is unknown for shard blocks (null, as a file replay of a
     // lone shard block stores it).
-    batch.push(toRows(decoded, { mcSeqno: b.workchain === -1 ? b.seqno : null }));
+    batch.push(toRows(decoded, { mcSeqno: b.workchain === -1 ? b.seqno : null, points: true }));
     pending += decoded.transactions.length;
     transactions += decoded.transactions.length;
     blocks++;
@@ -158,7 +163,7 @@ function batchOf(dir: string, transactions: number): StoreRows[] {
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.boc')).sort()) {
     if (n >= transactions) break;
     const decoded = decodeBlock(readFileSync(path.join(dir, f)));
-    out.push(toRows(decoded, { mcSeqno: null }));
+    out.push(toRows(decoded, { mcSeqno: null, points: true }));
     n += decoded.transactions.length;
   }
   return out;
@@ -174,7 +179,7 @@ async function sample(store: Store, sql: string, n: number): Promise<string[]> {
  * The gateway on `store`, listening on a free local port: with its caches off (every request reads the store) or with
  * its defaults.
  */
-async function startGateway(store: Store, caches: 'off' | 'on'): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; url: string }> {
+async function startGateway(store: Store, caches: 'off' | 'on', pointReads = true): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; url: string }> {
   const app = await buildApp({
     store,
     logger: createLogger({ service: 'bench', level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
@@ -183,6 +188,7 @@ async function startGateway(store: Store, caches: 'off' | 'on'): Promise<{ app: 
       apiKeys: [],
       rpsWithoutKey: 0,
       testnet: false,
+      pointReads,
       ...(caches === 'off' ? { cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, responseCacheEntries: 0 } : {}),
     },
   });
@@ -274,15 +280,23 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     // The active parts: a directory listing would also count the parts merges replaced, which ClickHouse deletes
     // only minutes later (old_parts_lifetime), and the reads-during-writes run below adds parts of its own.
     const [disk] = await store.query<{ b: string }>('SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = currentDatabase() AND active');
-    const bytesOnDisk = Number(disk!.b);
+    const pointBytes = [...(await keyValueTableBytes(store)).values()].reduce((a, b) => a + b, 0);
+    const bytesOnDisk = Number(disk!.b) + pointBytes;
     const speedBefore = speedReference(opts.fixturesDir);
     progress(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
     const runs: ApiBenchRun[] = [];
-    for (const caches of ['off', 'on'] as const) {
-      const { app, url } = await startGateway(store, caches);
+    // Caches off with the point tables (TONFLOW_STORE_POINT_READS, as the store was written), then the transaction
+    // endpoints without them (what the MergeTree tables alone serve, the default), then caches on.
+    const configs = [
+      { caches: 'off', pointReads: true },
+      { caches: 'off', pointReads: false },
+      { caches: 'on', pointReads: true },
+    ] as const;
+    for (const { caches, pointReads } of configs) {
+      const { app, url } = await startGateway(store, caches, pointReads);
       const results: EndpointResult[] = [];
       try {
-        for (const e of endpoints) {
+        for (const e of endpoints.filter((x) => pointReads || POINT_ENDPOINTS.includes(x.name))) {
           // Every sampled value must answer 200 (a bench of 404s would measure nothing).
           const probe = await app.inject({ method: 'GET', url: e.paths[0]! });
           if (probe.statusCode !== 200) throw new Error(`${e.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
@@ -304,7 +318,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
           }
           serial.sort((a, b) => a - b);
 
-          progress(`caches ${caches}, ${e.name}: warm-up ${warm} s, then ${opts.seconds} s at ${opts.rate} req/s over ${paths.length} distinct values`);
+          progress(`caches ${caches}, point reads ${pointReads ? 'on' : 'off'}, ${e.name}: warm-up ${warm} s, then ${opts.seconds} s at ${opts.rate} req/s over ${paths.length} distinct values`);
           await runLoad({ url, paths, rate: opts.rate, seconds: warm, connections: opts.connections });
           const r = await runLoad({ url, paths, rate: opts.rate, seconds: opts.seconds, connections: opts.connections });
           results.push({
@@ -327,7 +341,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
       } finally {
         await app.close();
       }
-      runs.push({ caches, endpoints: results });
+      runs.push({ caches, point_reads: pointReads, endpoints: results });
     }
 
     // Reads while a writer inserts, as in `tonflow start`: the same gateway (caches off) on a store whose reads share
@@ -392,6 +406,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
         corpus_files: corpus.files,
         build_seconds: Math.round(buildSeconds),
         bytes_on_disk: bytesOnDisk,
+        point_bytes: pointBytes,
         parts: parts.map((p) => `${p.table} ${p.n}`).join(', '),
       },
       rate: opts.rate,
@@ -420,20 +435,30 @@ function renderResults(r: ApiBenchResult, command: string): string {
     `Date: ${new Date().toISOString()}`,
     `Store: ${r.store.transactions} transactions in ${r.store.blocks} blocks (the 14 fixture blocks + ${r.store.corpus_files} corpus copies from ` +
       `bench/corpus.ts), decoded with decodeBlock, mapped with toRows and inserted directly into chdb in ${r.store.build_seconds} s; ` +
-      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk (active parts); measured after background merges settled (active parts: ${r.store.parts}).`,
+      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk: ${((r.store.bytes_on_disk - r.store.point_bytes) / 2 ** 20).toFixed(0)} MiB of active MergeTree parts and ${(r.store.point_bytes / 2 ** 20).toFixed(0)} MiB of the point tables (RocksDB files after a compaction; written because the store was built with them, 0008_transaction_points.sql); measured after background merges settled (active parts: ${r.store.parts}).`,
     `Load: bench/load-generator.ts in a child process, open loop: ${r.rate} req/s per endpoint, evenly spaced, for ${r.seconds} s after a warm-up, ` +
       `over up to ${r.connections} keep-alive connections, each request drawn at random from the distinct values listed (sampled from the store); ` +
       "each latency runs from the request's due time, so falling behind counts (coordinated omission, as wrk2 measures). " +
       'autocannon was the load generator before: its `overallRate` sends each connection\'s requests in bursts, and against a handler that ' +
       'returns a constant string it measured p99 78-124 ms at 500 req/s over 64 connections on this machine, where evenly spaced requests ' +
       'measure 3-4 ms; its figures were the burst queueing, not the gateway. ' +
-      'Run once with the gateway caches off (every request reads the store; values drawn from up to 20,000 distinct ones) and once ' +
-      `with its defaults on a hot set of ${HOT_SET} values per endpoint (immutable transaction records, bodies, states and tx keys ` +
+      'Run with the gateway caches off (every request reads the store; values drawn from up to 20,000 distinct ones), first ' +
+      'reading the point tables, then, for the transaction endpoints, the MergeTree tables only (what the default ' +
+      '`TONFLOW_STORE_POINT_READS=false` reads); then ' +
+      `with its default caches on a hot set of ${HOT_SET} values per endpoint (immutable transaction records, bodies, states and tx keys ` +
       'cached; address book entries 60 s), each hot value requested once before the warm-up. masterchainInfo shares one answer ' +
       'for 1 s in both runs (route-level).',
   ];
   for (const run of r.runs) {
-    lines.push('', `### caches ${run.caches}`, '');
+    lines.push(
+      '',
+      run.caches === 'on'
+        ? '### caches on (point tables read)'
+        : run.point_reads
+          ? '### caches off, point tables read (`TONFLOW_STORE_POINT_READS=true`)'
+          : '### caches off, MergeTree tables only (`TONFLOW_STORE_POINT_READS=false`, the default)',
+      '',
+    );
     lines.push(`| endpoint | distinct values | one at a time ms | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors + unanswered | p99 ≤ ${r.target_p99_ms} ms at ${r.rate}/s |`);
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const e of run.endpoints) {
@@ -475,10 +500,14 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'time ms); what stays per request is the key lookup of `transactions?account=`. Beyond what the store can ' +
       'serve, requests queue and the p99 measures the queue. ' +
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
-      'as latency (a lower bound). An uncached transaction page is five statements (the transaction, its `messages` rows, ' +
-      'their bodies, the account states, and the key lookup for a hash), each of which decompresses a whole 8,192-row ' +
-      'granule per column for every key, and chdb spends ~0.2 ms per column read ' +
-      '(measured: a point read of 3 columns ~5 ms, of all 69 columns `transactions` had before its description became one JSON column ~16 ms, ~9 ms after). With caches on, repeated requests are answered from the ' +
+      'as latency (a lower bound). From the MergeTree tables alone an uncached transaction page is five statements (the ' +
+      'transaction, its `messages` rows, their bodies, the account states, and the key lookup for a hash), each of which ' +
+      'decompresses a whole 8,192-row granule per column for every key, and chdb spends ~0.2 ms per column read ' +
+      '(measured: a point read of 3 columns ~5 ms, of all 69 columns `transactions` had before its description became one JSON column ~16 ms, ~9 ms after). ' +
+      'With the point tables (`TONFLOW_STORE_POINT_READS=true`, 0008_transaction_points.sql; the store here was written ' +
+      'with them) the transaction with its messages and the hash → key lookup are one key read each in RocksDB; bodies, ' +
+      'account states and the account listing of `transactions?account=` still read MergeTree. The option costs ingest ' +
+      'CPU and disk (bench ingest). With caches on, repeated requests are answered from the ' +
       "gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
       'unchanged, checked every 500 ms), without a statement. Each corpus copy moves every internal message\'s created_lt ' +
       '(bench/corpus.ts), so an internal message hash names one message, as on a real chain.',

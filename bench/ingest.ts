@@ -16,6 +16,7 @@ import { createStoreWriter, tableSchema } from '../services/indexer/sink.js';
 import { blockToRows } from '../services/indexer/to-rows.js';
 import { writeCorpus } from './corpus.js';
 import { machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
+import { keyValueTableBytes } from './store-size.js';
 
 /**
  * `npm run bench -- ingest`: the pipeline end to end on a corpus of distinct real-format transactions
@@ -57,6 +58,8 @@ export interface TableSize {
 
 export interface IngestRunResult {
   mode: 'embedded' | 'kafka';
+  /** Whether the decode stage also filled the point tables (TONFLOW_STORE_POINT_READS). */
+  points: boolean;
   transactions: number;
   blocks: number;
   /** From the first publish to the store's acknowledgement of the last transaction's write. */
@@ -82,6 +85,8 @@ export interface IngestRunResult {
 export interface IngestBenchResult {
   corpus: { transactions: number; files: number; bytes: number; build_seconds: number };
   embedded: IngestRunResult;
+  /** The embedded pipeline with TONFLOW_STORE_POINT_READS on (0008_transaction_points.sql): what the option costs. */
+  embedded_points: IngestRunResult;
   kafka: IngestRunResult | { mode: 'kafka'; skipped: string };
   /** The real fixture blocks themselves through the embedded pipeline: bytes on disk of real, unrepeated data. */
   real: { transactions: number; blocks: number; bytes_per_tx: number; tables: TableSize[] };
@@ -127,12 +132,21 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const stamp = `${Date.now().toString(36)}${process.pid}`;
     const rounds = opts.rounds ?? DEFAULT_ROUNDS;
     const embeddedRuns: IngestRunResult[] = [];
+    const pointsRuns: IngestRunResult[] = [];
     const kafkaRuns: IngestRunResult[] = [];
     // Alternating, so that a change of the host's speed during the bench reaches both pipelines alike.
     for (let i = 0; i < rounds; i++) {
       const tag = `${stamp}_${i}`;
       embeddedRuns.push(
         await runPipeline('embedded', benchConfig({ corpusDir, dataDir, database: `bench_ingest_embedded_${tag}`, prefix: `tonflow-bench-${tag}` }), corpus.transactions, say),
+      );
+      pointsRuns.push(
+        await runPipeline(
+          'embedded',
+          benchConfig({ corpusDir, dataDir, database: `bench_ingest_points_${tag}`, prefix: `tonflow-bench-points-${tag}`, points: true }),
+          corpus.transactions,
+          say,
+        ),
       );
       if (opts.kafkaBrokers) {
         kafkaRuns.push(
@@ -146,6 +160,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
       }
     }
     const embedded = medianRun(embeddedRuns);
+    const embeddedPoints = medianRun(pointsRuns);
     const kafka: IngestBenchResult['kafka'] =
       kafkaRuns.length > 0 ? medianRun(kafkaRuns) : { mode: 'kafka', skipped: 'no broker given (set KAFKA_BROKERS or pass --kafka host:port)' };
     // The corpus repeats most column values of its originals (only hashes and lts change), which ZSTD compresses far
@@ -162,7 +177,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const real = { transactions: realTx, blocks: realRun.blocks, bytes_per_tx: realRun.bytes_per_tx, tables: realRun.tables };
     say(`real fixture blocks: ${real.blocks} blocks, ${realTx} transactions, ${real.bytes_per_tx} bytes/tx on disk`);
     const speed = { before: speedBefore, after: speedReference(opts.fixturesDir) };
-    const result: IngestBenchResult = { corpus, embedded, kafka, real, speed };
+    const result: IngestBenchResult = { corpus, embedded, embedded_points: embeddedPoints, kafka, real, speed };
     if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'ingest', report(result, opts));
     return result;
   } finally {
@@ -181,7 +196,7 @@ function medianRun(runs: IngestRunResult[]): IngestRunResult {
   return { ...median, stored_final: Math.min(...runs.map((r) => r.stored_final)), rounds_tx_per_s: runs.map((r) => r.tx_per_s) };
 }
 
-function benchConfig(p: { corpusDir: string; dataDir: string; database: string; prefix: string; brokers?: string[] }): TonflowConfig {
+function benchConfig(p: { corpusDir: string; dataDir: string; database: string; prefix: string; brokers?: string[]; points?: boolean }): TonflowConfig {
   const env: Record<string, string> = {
     TONFLOW_MODE: p.brokers ? 'distributed' : 'embedded',
     TONFLOW_SOURCE: `files:${p.corpusDir}`,
@@ -191,6 +206,7 @@ function benchConfig(p: { corpusDir: string; dataDir: string; database: string; 
     TONFLOW_LOG_LEVEL: 'warn',
   };
   if (p.brokers) env.TONFLOW_KAFKA_BROKERS = p.brokers.join(',');
+  if (p.points) env.TONFLOW_STORE_POINT_READS = 'true';
   return loadConfig(tonflowConfigSchema, { env });
 }
 
@@ -237,6 +253,7 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
       const stage = runDecodeStage({
         consumer,
         toRows: blockToRows,
+        points: config.storePointReads,
         write: createStoreWriter({ store, logger }),
         schema: await tableSchema(store),
         deadLetter: (msg, error) => deadLetter(producer, topics.rawBlocksDlq, msg, error),
@@ -304,6 +321,7 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
       const bytes = tables.reduce((n, t) => n + t.bytes_on_disk, 0);
       return {
         mode,
+        points: config.storePointReads,
         transactions: expected,
         blocks,
         seconds: round(seconds, 2),
@@ -328,7 +346,10 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
   }
 }
 
-/** Active parts of the decode stage's tables once everything is merged (OPTIMIZE … FINAL). */
+/**
+ * Active parts of the decode stage's tables once everything is merged (OPTIMIZE … FINAL), then its key → value
+ * tables, which have no parts (bench/store-size.ts).
+ */
 async function tableSizes(store: Store): Promise<TableSize[]> {
   for (const t of TX_TABLES) await store.command(`OPTIMIZE TABLE ${t} FINAL`);
   const rows = await store.query<{ table: string; rows: string; bytes: string }>(
@@ -336,15 +357,28 @@ async function tableSizes(store: Store): Promise<TableSize[]> {
      WHERE database = {db:String} AND active AND table IN {tables:Array(String)} GROUP BY table`,
     { db: store.database, tables: [...TX_TABLES] },
   );
-  return TX_TABLES.map((table) => {
+  const parts = TX_TABLES.map((table) => {
     const r = rows.find((x) => x.table === table);
     return { table, rows: Number(r?.rows ?? 0), bytes_on_disk: Number(r?.bytes ?? 0) };
   });
+  const points: TableSize[] = [];
+  for (const [table, bytes] of await keyValueTableBytes(store)) {
+    const [c] = await store.query<{ n: string }>(`SELECT count() AS n FROM ${table}`);
+    // Without TONFLOW_STORE_POINT_READS they stay empty: not part of what the run stored.
+    if (Number(c?.n ?? 0) > 0) points.push({ table, rows: Number(c!.n), bytes_on_disk: bytes });
+  }
+  return [...parts, ...points];
 }
 
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+
+/** The embedded pipeline with the point tables: an option, so no target of its own; compared with the default's run. */
+function pointsRow(p: IngestRunResult, e: IngestRunResult): string {
+  const rounds = p.rounds_tx_per_s ? ` (median; rounds ${p.rounds_tx_per_s.join(', ')})` : '';
+  return `| embedded with \`TONFLOW_STORE_POINT_READS=true\` (0008 point tables) | **${p.tx_per_s}**${rounds} | — (option) | ${(p.tx_per_s / e.tx_per_s).toFixed(2)}× the default's | ${p.seconds} | ${p.cpu_us_per_tx} | ${p.index_seconds} | ${p.peak_rss_mb} MiB | ${p.load_before} |`;
+}
 
 function runRow(label: string, r: IngestRunResult): string {
   const rounds = r.rounds_tx_per_s ? ` (median; rounds ${r.rounds_tx_per_s.join(', ')})` : '';
@@ -359,6 +393,8 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
     messages: 'distinct per copy',
     blocks: 'distinct per copy',
     shard_state: 'none: the corpus has no masterchain blocks',
+    transaction_points: 'distinct per copy (key → value, RocksDB files)',
+    transaction_hash_points: 'distinct per copy (key → value, RocksDB files)',
   };
   const tableRows = e.tables
     .map((t) => {
@@ -381,12 +417,18 @@ Rounds: ${e.rounds_tx_per_s ? `${e.rounds_tx_per_s.length} replays of the corpus
 | pipeline | tx/s | target | ratio | seconds | CPU µs/tx (this process) | index s | peak RSS | load avg at start |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${runRow('embedded: in-process bus, chdb', e)}
+${pointsRow(r.embedded_points, e)}
 ${k ? runRow('Kafka: broker + kafkajs, chdb', k) : `| Kafka | not run: ${(r.kafka as { skipped: string }).skipped} | ${KAFKA_TARGET} | — | — | — | — | — | — |`}
+
+What the point tables cost (rounds alternate default and with, so both see the same host): ${r.embedded_points.cpu_us_per_tx} against ${e.cpu_us_per_tx} CPU µs per transaction, and on disk ${r.embedded_points.tables
+  .filter((t) => t.table.endsWith('_points'))
+  .map((t) => `${t.table} ${(t.bytes_on_disk / r.embedded_points.transactions).toFixed(0)}`)
+  .join(' + ')} bytes per corpus transaction on top of the ${e.bytes_per_tx} of the MergeTree tables (RocksDB files after a compaction). What they buy: the api section.
 
 Transactions a FINAL read found after each run (the fewest of the rounds): ${e.stored_final} of ${e.transactions} embedded${k ? `, ${k.stored_final} of ${k.transactions} through Kafka` : ''}.
 The machine has ${os.cpus().length} cores for everything: the decode worker thread (decode, rows, rows → TabSeparated bytes), the stage's own thread (bus, inserts), ClickHouse's insert and merge threads${k ? ', the Kafka client, and the broker (its CPU is not in the column)' : ''}; a load average above ${os.cpus().length} at the start means other processes were competing for them.
 
-Bytes on disk after OPTIMIZE FINAL (\`system.parts\`, every table the decode stage writes): **${e.bytes_per_tx} bytes per transaction** for the corpus, **${r.real.bytes_per_tx} bytes per transaction** for the ${r.real.blocks} real fixture blocks (${r.real.transactions} transactions) through the same embedded pipeline.
+Bytes on disk after OPTIMIZE FINAL (\`system.parts\` for the MergeTree tables, the RocksDB files of the key → value tables after a compaction; every table the decode stage writes): **${e.bytes_per_tx} bytes per transaction** for the corpus, **${r.real.bytes_per_tx} bytes per transaction** for the ${r.real.blocks} real fixture blocks (${r.real.transactions} transactions) through the same embedded pipeline.
 The two bound the real figure: the copies repeat every column value of their originals but hashes and lts, which ZSTD compresses far better than real data, and share bodies and states outright; the fixture blocks are real but few, so their parts carry fixed per-part overhead and give ZSTD little to work with.
 
 | table | corpus rows | corpus bytes | corpus bytes/tx | | real rows | real bytes/tx |

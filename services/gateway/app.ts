@@ -46,6 +46,8 @@ export interface GatewayAppConfig {
   rpsWithoutKey: number;
   /** Print user-friendly addresses with the testnet flag, and the testnet zero state in v2. */
   testnet: boolean;
+  /** Read transaction records from the key → value tables first (TONFLOW_STORE_POINT_READS; DbCore.pointReads). */
+  pointReads?: boolean;
   /** Entries per content-addressed cache (bodies, account states, tx keys); 0 disables caching. */
   cacheEntries?: number;
   /** TTL of cached address book entries, ms; 0 disables that cache. */
@@ -120,7 +122,23 @@ function requestContext(req: FastifyRequest): RequestContext {
   };
 }
 
-const isV2 = (req: FastifyRequest): boolean => req.url.startsWith('/api/v2/');
+/**
+ * The path the router served: the matched route's pattern, else the request path percent-decoded as the router
+ * decodes it. Never the raw URL: `/%61pi/v2/…` reaches the `/api/v2/…` route, and must meet its key check and
+ * rate limit too.
+ */
+function servedPath(req: FastifyRequest): string {
+  const route = req.routeOptions.url;
+  if (route !== undefined) return route;
+  const raw = req.url.split('?', 1)[0]!;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+const isV2 = (req: FastifyRequest): boolean => servedPath(req).startsWith('/api/v2/');
 
 /** The error body of the request's API: v2 envelope or v3 `{"error"}`. */
 function errorBody(req: FastifyRequest, status: number, message: string): Record<string, unknown> {
@@ -170,6 +188,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const core: DbCore = {
     store,
     testnet: config.testnet,
+    pointReads: config.pointReads ?? false,
     caches: createCaches({
       entries: config.cacheEntries ?? 100_000,
       addressBookTtlMs: config.addressBookTtlMs ?? 60_000,
@@ -222,9 +241,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   app.addHook('onRequest', async (req, reply) => {
     req.tf = requestContext(req);
-    const path = req.url.split('?', 1)[0]!;
+    const path = servedPath(req);
     if (!path.startsWith('/api/') || isDocs(path)) return;
-    const key = header(req, 'x-api-key') ?? queryValue(req, 'api_key');
+    // An empty header is no key: the query's key then counts (auth-limits.md §1, the two forms are equivalent).
+    const key = header(req, 'x-api-key') || queryValue(req, 'api_key') || undefined;
     const decision = limiter.admit(key, req.ip);
     if (!decision.ok) {
       limited.inc({ status: String(decision.status) });
@@ -245,7 +265,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // After the rate limit (onRequest) and parameter validation: a cached answer is only ever given to a request
   // that would have been answered.
   app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'GET' || !CACHEABLE.test(req.url) || isDocs(req.url.split('?', 1)[0]!)) return;
+    if (req.method !== 'GET' || !CACHEABLE.test(servedPath(req)) || isDocs(servedPath(req))) return;
     const version = responses.version();
     if (version === null) return;
     const key = responseCacheKey(req.method, req.url, req.tf.noAddressBook, req.tf.noMetadata);
@@ -290,7 +310,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }
     if (err instanceof ApiError) return reply.code(err.status).send(err.body ?? errorBody(req, err.status, err.message));
     if (err instanceof BaseError && err.code.startsWith('STORE_')) {
-      const status = req.routeOptions.config.storeErrorStatus ?? 500;
+      // v2 answers its backend's timeouts with 504 (api-v2.md §1, "liteserver timeout"); the store is that backend here.
+      const status = isV2(req) && err.code === 'STORE_TIMEOUT' ? 504 : (req.routeOptions.config.storeErrorStatus ?? 500);
       req.log.error({ err, url: req.url }, 'store query failed');
       const what = err.code === 'STORE_TIMEOUT' ? `timeout after ${req.tf?.timeoutMs ?? MAX_TIMEOUT_MS} ms` : err.code;
       return reply.code(status).send(errorBody(req, status, `internal server error: ${what}`));

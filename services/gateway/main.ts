@@ -36,6 +36,7 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
       apiKeys,
       rpsWithoutKey: config.rpsWithoutKey,
       testnet: isTestnet(config),
+      pointReads: config.storePointReads,
       trustProxy: config.trustProxy,
       cacheEntries: config.apiCacheEntries,
       addressBookTtlMs: config.addressBookTtlMs,

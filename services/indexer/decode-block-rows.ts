@@ -3,8 +3,14 @@ import { decodeRawBlock } from '../../shared/contracts/raw-block.js';
 import { type EncodedRows, encodeRows } from '../../shared/store/tsv.js';
 import { type DecodedBlock, decodeBlock } from '../../shared/ton/decode-block.js';
 
+/** How blocks map to rows beyond the block itself (the configuration's part of RowsOptions). */
+export interface RowsMapOptions {
+  /** Fill the point tables too (RowsOptions.points; TONFLOW_STORE_POINT_READS). */
+  points?: boolean;
+}
+
 /** Decoded block → rows of the store's tables (the decode stage's mapping, `blockToRows` in production). */
-export type ToRows = (decoded: DecodedBlock, mcSeqno: number | null) => Record<string, object[]>;
+export type ToRows = (decoded: DecodedBlock, mcSeqno: number | null, opts?: RowsMapOptions) => Record<string, object[]>;
 
 /** Column name → ClickHouse type, per table: what rows are encoded against (Store.columnTypes). */
 export type TableSchema = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -27,11 +33,16 @@ export interface DecodedMessage {
  * bytes, not objects). Pure and synchronous: the decode stage runs it in its own thread or in decode workers.
  * Throws what the contract or the decoder throws (a poison message: non-retryable).
  */
-export function decodeMessage(msg: Pick<IncomingMessage, 'headers' | 'value'>, toRows: ToRows, schema?: TableSchema): DecodedMessage {
+export function decodeMessage(
+  msg: Pick<IncomingMessage, 'headers' | 'value'>,
+  toRows: ToRows,
+  schema?: TableSchema,
+  opts: RowsMapOptions = {},
+): DecodedMessage {
   const raw = decodeRawBlock(msg as IncomingMessage);
   const mcSeqno = raw.block.mcSeqno;
   const decoded = decodeBlock(raw.block.data, { rootHash: raw.block.rootHash, fileHash: raw.block.fileHash, mcBlockSeqno: mcSeqno });
-  const rows: Record<string, TableChunk> = toRows(decoded, mcSeqno);
+  const rows: Record<string, TableChunk> = toRows(decoded, mcSeqno, opts);
   if (schema) {
     // A table the schema lacks, or rows that do not fit it, stay objects: the store then encodes them itself.
     for (const [table, list] of Object.entries(rows)) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IncomingMessage } from '../../shared/bus/bus.js';
 import { NonRetryableError, RetryableError } from '../../shared/runtime/errors.js';
-import { type DecodedMessage, type TableSchema, type ToRows, decodeMessage } from './decode-block-rows.js';
+import { type DecodedMessage, type RowsMapOptions, type TableSchema, type ToRows, decodeMessage } from './decode-block-rows.js';
 
 /**
  * Where the decode stage's blocks are decoded. Inline: on the stage's own thread. Pooled: in worker threads, so
@@ -35,11 +35,11 @@ export type DecodeReply =
   | { id: number; ok: false; error: { name: string; code: string; message: string; retryable: boolean } };
 
 /** Decodes on the calling thread with `toRows` (tests, and machines with one core). */
-export function createInlineDecoder(toRows: ToRows): BlockDecoder {
+export function createInlineDecoder(toRows: ToRows, opts: RowsMapOptions = {}): BlockDecoder {
   return {
     depth: 1,
     inThread: true,
-    decode: async (msg) => decodeMessage(msg, toRows),
+    decode: async (msg) => decodeMessage(msg, toRows, undefined, opts),
     close: async () => {},
   };
 }
@@ -83,7 +83,7 @@ interface Slot {
  * costs more than encoding them (bench/RESULTS.md, ingest). A worker that dies fails its requests with a retryable
  * error (the batch is redelivered) and is replaced on the next request.
  */
-export function createWorkerDecoder(workers: number = defaultDecodeWorkers(), schema?: TableSchema): BlockDecoder {
+export function createWorkerDecoder(workers: number = defaultDecodeWorkers(), schema?: TableSchema, opts: RowsMapOptions = {}): BlockDecoder {
   if (!decodeWorkersAvailable()) {
     throw new NonRetryableError('DECODE_WORKERS_UNAVAILABLE', `decode workers need the compiled ${fileURLToPath(WORKER_URL)} (run from dist/)`);
   }
@@ -103,7 +103,7 @@ export function createWorkerDecoder(workers: number = defaultDecodeWorkers(), sc
     // and with the default each scavenge copies and promotes much of them. Interleaved `bench ingest` runs, embedded:
     // default 7,982 / 7,374 tx/s at 207 / 230 µs CPU per tx, 192 MiB 9,518 / 9,284 at 180 / 178; 96 MiB 8,566 / 9,118
     // against 192 MiB 10,300 / 9,701.
-    const w = new Worker(WORKER_URL, { workerData: { schema }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    const w = new Worker(WORKER_URL, { workerData: { schema, rows: opts }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     // Idle workers must not keep the process alive; close() ends them.
     w.unref();
     w.on('message', (reply: DecodeReply) => {

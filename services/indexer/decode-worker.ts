@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type TableSchema, decodeMessage } from './decode-block-rows.js';
+import { type RowsMapOptions, type TableSchema, decodeMessage } from './decode-block-rows.js';
 import type { DecodeReply, DecodeRequest } from './decode-pool.js';
 import { blockToRows } from './to-rows.js';
 
@@ -10,7 +10,9 @@ import { blockToRows } from './to-rows.js';
 const port = parentPort;
 if (!port) throw new Error('decode-worker.js runs as a worker thread (services/indexer/decode-pool.ts starts it)');
 
-const schema = (workerData as { schema?: TableSchema } | null)?.schema;
+const data = workerData as { schema?: TableSchema; rows?: RowsMapOptions } | null;
+const schema = data?.schema;
+const rowsOptions = data?.rows ?? {};
 
 port.on('message', (req: DecodeRequest) => {
   let reply: DecodeReply;
@@ -18,7 +20,7 @@ port.on('message', (req: DecodeRequest) => {
   const transfer: ArrayBuffer[] = [];
   try {
     const value = Buffer.from(req.value.buffer, req.value.byteOffset, req.value.byteLength);
-    const decoded = decodeMessage({ headers: req.headers, value }, blockToRows, schema);
+    const decoded = decodeMessage({ headers: req.headers, value }, blockToRows, schema, rowsOptions);
     for (const chunk of Object.values(decoded.rows)) {
       if (!Array.isArray(chunk) && chunk.body.byteOffset === 0 && chunk.body.byteLength === chunk.body.buffer.byteLength) {
         transfer.push(chunk.body.buffer as ArrayBuffer);

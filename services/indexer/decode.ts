@@ -41,6 +41,8 @@ export interface DecodeStageDeps {
    * themselves. Without it they hand over row objects and the store encodes them.
    */
   schema?: TableSchema;
+  /** Fill the point tables too (TONFLOW_STORE_POINT_READS; 0008_transaction_points.sql). Default false. */
+  points?: boolean;
   onBatch?: (info: { blocks: number; transactions: number; deadLettered: number; ms: number }) => void;
 }
 
@@ -73,7 +75,8 @@ export async function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
     throw new Error('decode workers map blocks with blockToRows; a stage with another toRows must decode in its own thread (decodeWorkers: 0)');
   }
   const workers = deps.decodeWorkers ?? (deps.toRows === blockToRows && decodeWorkersAvailable() ? defaultDecodeWorkers() : 0);
-  const decoder = workers > 0 ? createWorkerDecoder(workers, deps.schema) : createInlineDecoder(deps.toRows);
+  const rowsOptions = { points: deps.points ?? false };
+  const decoder = workers > 0 ? createWorkerDecoder(workers, deps.schema, rowsOptions) : createInlineDecoder(deps.toRows, rowsOptions);
   try {
     await deps.consumer.run(batchHandler(deps, decoder));
   } finally {
@@ -107,7 +110,7 @@ export async function handleBatch(
   deps: DecodeStageDeps,
   batch: Batch,
   ctx: BatchContext,
-  decoder: BlockDecoder = createInlineDecoder(deps.toRows),
+  decoder: BlockDecoder = createInlineDecoder(deps.toRows, { points: deps.points ?? false }),
   chain: WriteChain = {},
 ): Promise<PendingBatch> {
   const started = performance.now();

@@ -110,6 +110,20 @@ export interface MessageRow {
   init_state_hash: string | null;
 }
 
+/** `transaction_points` row (0008_transaction_points.sql): a transaction with its message sides, by `account|lt`. */
+export interface TransactionPointRow extends TransactionRow {
+  key: string;
+  /** JSON array of the transaction's `messages` rows (in first, then out in order), without the transaction's key. */
+  messages: string;
+}
+
+/** `transaction_hash_points` row: a transaction hash → its key. */
+export interface TransactionHashPointRow {
+  hash: string;
+  account: string;
+  lt: string;
+}
+
 /** `message_contents` row: a body or init state by cell hash. */
 export interface MessageContentRow {
   hash: string;
@@ -166,6 +180,8 @@ export interface StoreRows {
   message_hash_norms: MessageHashNormRow[];
   account_states: AccountStateRow[];
   latest_account_states: LatestAccountStateRow[];
+  transaction_points: TransactionPointRow[];
+  transaction_hash_points: TransactionHashPointRow[];
 }
 
 /** Every table {@link toRows} fills, in the order its rows are listed in StoreRows. */
@@ -178,6 +194,9 @@ export const STORE_TABLES = [
   'message_hash_norms',
   'account_states',
   'latest_account_states',
+  // Last: a point row names rows of the tables above (0008_transaction_points.sql).
+  'transaction_points',
+  'transaction_hash_points',
 ] as const satisfies ReadonlyArray<keyof StoreRows>;
 
 /** What {@link toRows} maps: `decodeBlock()`'s output, plus the shard blocks a masterchain block commits. */
@@ -194,6 +213,11 @@ export interface RowsInput {
 }
 
 export interface RowsOptions {
+  /**
+   * Also fill `transaction_points` / `transaction_hash_points` (0008_transaction_points.sql; the configuration's
+   * `TONFLOW_STORE_POINT_READS`). Default false: those stay empty.
+   */
+  points?: boolean;
   /**
    * Seqno of the masterchain block that committed this block, null when unknown (a file replay of a lone shard
    * block). A masterchain block is its own: null means its seqno, any other value is a caller bug and throws.
@@ -224,6 +248,8 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     message_hash_norms: [],
     account_states: [],
     latest_account_states: [],
+    transaction_points: [],
+    transaction_hash_points: [],
   };
 
   const contents = new Map<string, MessageContentRow>();
@@ -231,9 +257,22 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
   const latest = new Map<string, LatestAccountStateRow>();
 
   for (const tx of input.transactions) {
-    out.transactions.push(transactionRow(tx, mcSeqno));
+    const row = transactionRow(tx, mcSeqno);
+    out.transactions.push(row);
+    const first = out.messages.length;
     if (tx.in_msg) pushMessage(out, contents, tx, 'in', tx.in_msg);
     for (const m of tx.out_msgs) pushMessage(out, contents, tx, 'out', m);
+    if (opts.points) {
+      // The message rows as JSON text: one String column costs the insert a third less than typed nested columns,
+      // and the gateway parses it as fast as ClickHouse would print them.
+      const sides: Array<Omit<MessageRow, 'tx_account' | 'tx_lt' | 'tx_hash'>> = [];
+      for (let i = first; i < out.messages.length; i++) {
+        const { tx_account: _a, tx_lt: _l, tx_hash: _h, ...side } = out.messages[i]!;
+        sides.push(side);
+      }
+      out.transaction_points.push({ key: `${tx.account}|${tx.lt}`, ...row, messages: JSON.stringify(sides) });
+      out.transaction_hash_points.push({ hash: tx.hash, account: tx.account, lt: tx.lt });
+    }
 
     addState(states, tx.account, tx.prev_trans_lt, tx.account_state_before, input.stateBocs);
     addState(states, tx.account, tx.lt, tx.account_state_after, input.stateBocs);

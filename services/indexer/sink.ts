@@ -7,7 +7,8 @@ import type { TableRows } from './decode.js';
 
 /**
  * The order a batch's tables are written in: contents and states before the rows that point at them, blocks
- * last, so a reader that finds a block finds everything the block carries.
+ * last, so a reader that finds a block finds everything the block carries. The point tables follow the rows they
+ * copy: a key the gateway finds in `transactions` before its point row exists is read from the tables instead.
  */
 export const TABLE_ORDER = [
   'message_contents',
@@ -15,6 +16,8 @@ export const TABLE_ORDER = [
   'account_states',
   'messages',
   'transactions',
+  'transaction_points',
+  'transaction_hash_points',
   'latest_account_states',
   'shard_state',
   'blocks',

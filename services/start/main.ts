@@ -72,6 +72,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
       runDecodeStage({
         consumer,
         toRows: blockToRows,
+        points: config.storePointReads,
         write: createStoreWriter({ store, logger: log }),
         // A store that cannot answer now only costs speed: without the schema the workers hand over row objects.
         schema: await tableSchema(store).catch((err: unknown) => {

@@ -50,6 +50,7 @@ describe('loadConfig with the tonflow schema', () => {
       clickhouse: undefined,
       clickhouseDatabase: 'tonflow',
       storeReadConnections: 1,
+      storePointReads: false,
       clickhouseUser: undefined,
       clickhousePassword: undefined,
       batchMaxRows: 120000,

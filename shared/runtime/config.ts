@@ -369,7 +369,7 @@ function parseLiteserverConfig(text: string): string | undefined {
   return text;
 }
 
-const { integer, oneOf, text, secret, url, hostPorts } = configTypes;
+const { integer, oneOf, text, secret, url, hostPorts, boolean } = configTypes;
 const UINT32_MAX = 4_294_967_295;
 
 /** The configuration of every tonflow service: one schema, so all services agree on names and defaults. */
@@ -493,6 +493,13 @@ export const tonflowConfigSchema = defineConfig(
       description:
         'Embedded store: ClickHouse sessions for reads besides the one that writes: reads never wait behind an insert, and with more than one they run in parallel (worth it with more than 2 cores); 0 = one session for everything',
       type: integer(0, 32),
+    },
+    storePointReads: {
+      env: 'TONFLOW_STORE_POINT_READS',
+      default: 'false',
+      description:
+        'Also write each transaction with its messages to key → value tables (0008_transaction_points.sql) and read transaction records and hashes from them: uncached transactions?hash= about 4x the throughput, for about 1.5x the ingest CPU per transaction and 3x the disk (bench/RESULTS.md, api and ingest); set it for the indexer and the gateway alike',
+      type: boolean(),
     },
     clickhouseUser: {
       env: 'TONFLOW_CLICKHOUSE_USER',

@@ -39,7 +39,7 @@ export function decodeFixtureBlocks(): FixtureBlock[] {
       const decoded = toRecords(parseBlock(bytes), bytes);
       const b = decoded.block;
       const mcSeqno = b.workchain === -1 ? b.seqno : (b.master_ref_seqno ?? b.min_ref_mc_seqno) + 1;
-      return { file, decoded, mcSeqno, rows: toRows(decoded, { mcSeqno }) };
+      return { file, decoded, mcSeqno, rows: toRows(decoded, { mcSeqno, points: true }) };
     });
 }
 

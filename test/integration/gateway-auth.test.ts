@@ -74,6 +74,22 @@ describe('gateway: API keys and rate limits', () => {
     for (let i = 0; i < 50; i++) expect((await call(`${URL}&api_key=unlimited`, {}, ip)).statusCode).toBe(200);
   });
 
+  it('a percent-encoded path meets the same key check and limit as the route it reaches', async () => {
+    const ip = '10.0.0.5';
+    expect((await call('/%61pi/v3/masterchainInfo', { 'x-api-key': 'nope' }, ip)).statusCode).toBe(401);
+    // The store fails here: the first request is answered (500) in the v2 envelope of the route it reached.
+    const first = await call('/%61pi/v2/getConsensusBlock', {}, ip);
+    expect({ status: first.statusCode, body: first.json() }).toMatchObject({ status: 500, body: { ok: false, code: 500 } });
+    for (const u of ['/api/v2/getConsensusBlock', '/%61pi/v3/addressBook?address=nothing', '/api/v2/getConsensus%42lock']) {
+      expect((await call(u, {}, ip)).statusCode, u).toBe(429);
+    }
+  });
+
+  it('an empty X-API-Key header is no key: the api_key query still counts', async () => {
+    const ip = '10.0.0.6';
+    for (let i = 0; i < 5; i++) expect((await call(`${URL}&api_key=unlimited`, { 'x-api-key': '' }, ip)).statusCode).toBe(200);
+  });
+
   it('documentation and the health check are never limited', async () => {
     const ip = '10.0.0.4';
     for (let i = 0; i < 5; i++) {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Cell, beginCell, loadShardAccount } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { friendlyAddress } from '../../services/gateway/address.js';
@@ -7,7 +10,7 @@ import { createMetrics } from '../../shared/runtime/metrics.js';
 import { StoreUnavailableError } from '../../shared/store/errors.js';
 import { describeClickHouse } from '../helpers/clickhouse.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
-import { type GatewayFixture, createGatewayFixture, get, silentLogger } from '../helpers/gateway.js';
+import { type GatewayFixture, createGatewayFixture, get, insertRows, silentLogger } from '../helpers/gateway.js';
 
 /*
  * The v3 and v2 endpoints over a store filled from every real fixture block, through fastify inject(). Expected
@@ -79,6 +82,19 @@ function tongo(file: string, wc: number): { txs: TongoTx[]; hashes: string[] } {
 
 const key = (t: { account: string; lt: string }): string => `${t.account}|${t.lt}`;
 
+/**
+ * One chdb data directory for every suite of this file: the process has one embedded engine, bound to the first
+ * directory it opened; each fixture works in a database of its own inside it.
+ */
+let sharedDir: string | undefined;
+function chdbDir(): string {
+  sharedDir ??= mkdtempSync(path.join(os.tmpdir(), 'tonflow-gateway-'));
+  return sharedDir;
+}
+afterAll(() => {
+  if (sharedDir) rmSync(sharedDir, { recursive: true, force: true });
+});
+
 /** TON Center's transaction order: lt desc (asc), then account ascending. */
 function isLtOrdered(txs: Array<{ lt: string; account: string }>, sort: 'asc' | 'desc'): boolean {
   for (let i = 1; i < txs.length; i++) {
@@ -89,13 +105,19 @@ function isLtOrdered(txs: Array<{ lt: string; account: string }>, sort: 'asc' | 
   return true;
 }
 
-/** Every endpoint test, over chdb in this process or over a ClickHouse server (`--clickhouse URL`). */
-function gatewaySuite(clickhouseUrl?: string): void {
+/**
+ * Every endpoint test, over chdb in this process or over a ClickHouse server (`--clickhouse URL`), with the gateway
+ * reading transaction records from the MergeTree tables (the default) or from the point tables first.
+ */
+function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {}): void {
   let fx: GatewayFixture;
   const api = (url: string, headers?: Record<string, string>) => get(fx.app, url, headers);
 
   beforeAll(async () => {
-    fx = await createGatewayFixture({}, clickhouseUrl ? { clickhouseUrl } : {});
+    fx = await createGatewayFixture(
+      { pointReads: opts.pointReads ?? false },
+      opts.clickhouseUrl ? { clickhouseUrl: opts.clickhouseUrl } : { dataDir: chdbDir() },
+    );
   }, 180_000);
   afterAll(async () => {
     await fx?.close();
@@ -742,7 +764,7 @@ function gatewaySuite(clickhouseUrl?: string): void {
       }
     });
 
-    it('accountStates / walletStates answer a store failure with 422 (api-v3.md §2.1, §2.2 "same validation"); blocks with 500', async () => {
+    it('accountStates / walletStates answer a store failure with 422 (api-v3.md §2.1, §2.2 "same validation"), blocks with 500; a v2 timeout is 504', async () => {
       const down = new StoreUnavailableError('STORE_UNAVAILABLE', 'store unreachable');
       const store = new Proxy(fx.store, { get: (t, p, r) => (p === 'query' ? () => Promise.reject(down) : Reflect.get(t, p, r)) });
       const app = await buildApp({
@@ -761,6 +783,21 @@ function gatewaySuite(clickhouseUrl?: string): void {
         expect((await get(app, '/api/v3/blocks?workchain=-1&seqno=46991999')).status).toBe(500);
       } finally {
         await app.close();
+      }
+      // A store timeout: 504 in v2 (its "liteserver timeout", api-v2.md §1), 500 in v3.
+      const late = new StoreUnavailableError('STORE_TIMEOUT', 'query timed out');
+      const slow = new Proxy(fx.store, { get: (t, p, r) => (p === 'query' ? () => Promise.reject(late) : Reflect.get(t, p, r)) });
+      const app2 = await buildApp({
+        store: slow,
+        logger: silentLogger(),
+        metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+        config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
+      });
+      try {
+        expect(await get(app2, '/api/v2/getMasterchainInfo')).toMatchObject({ status: 504, body: { ok: false, code: 504 } });
+        expect((await get(app2, '/api/v3/masterchainInfo')).status).toBe(500);
+      } finally {
+        await app2.close();
       }
     });
 
@@ -944,7 +981,13 @@ function gatewaySuite(clickhouseUrl?: string): void {
       expect(key.body.result).toMatchObject({ is_key_block: true, gen_utime: 1745112841, catchain_seqno: 682531 });
       const withHash = await api(`/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590&root_hash=${MANIFEST_BLOCKS[6]!.root}`);
       expect(withHash.status).toBe(200);
-      const wrongHash = await api(`/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590&root_hash=${MANIFEST_BLOCKS[7]!.root}`);
+      // One hash alone does not name the block (api-v2.md §3.2): TON Center looks it up by its seqno.
+      const byId = '/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590';
+      expect((await api(`${byId}&root_hash=${MANIFEST_BLOCKS[7]!.root}`)).status).toBe(200);
+      // Both must then match.
+      const fileHash = encodeURIComponent(r.body.result.id.file_hash);
+      expect((await api(`${byId}&root_hash=${MANIFEST_BLOCKS[6]!.root}&file_hash=${fileHash}`)).status).toBe(200);
+      const wrongHash = await api(`${byId}&root_hash=${MANIFEST_BLOCKS[7]!.root}&file_hash=${fileHash}`);
       expect(wrongHash).toMatchObject({ status: 404, body: { ok: false, code: 404, error: 'block not found' } });
       const cases: Array<[string, string]> = [
         ['shard=1&seqno=1', 'workchain required'],
@@ -1007,6 +1050,65 @@ function gatewaySuite(clickhouseUrl?: string): void {
 
   // -----------------------------------------------------------------------------------------------------------
   describe('with rows written after the fixtures (these tests change the store)', () => {
+    it('transaction records and hash lookups come from transaction_points, equal to transactions + messages without them', async () => {
+      // Gateway caches off: every request reads the store.
+      const app = await buildApp({
+        store: fx.store,
+        logger: silentLogger(),
+        metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+        config: {
+          apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true,
+          responseCacheEntries: 0, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, pointReads: true,
+        },
+      });
+      const POINTS = ['transaction_points', 'transaction_hash_points'] as const;
+      try {
+        const txs = fx.blocks.flatMap((b) => b.rows.transactions);
+        const sample = [0, 1, 7, 100, 400, 900, 1200].map((i) => txs[i % txs.length]!);
+        const withMsgs = fx.blocks.flatMap((b) => b.decoded.transactions).find((t) => t.in_msg && t.out_msgs.length > 1 && t.in_msg.source)!;
+        const urls = [
+          '/api/v3/transactions?limit=100',
+          '/api/v3/transactions?limit=50&sort=asc',
+          `/api/v3/transactions?account=${withMsgs.account}&limit=20`,
+          '/api/v3/transactionsByMasterchainBlock?seqno=46991999&limit=200',
+          `/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(withMsgs.in_msg!.hash)}`,
+          `/api/v3/adjacentTransactions?hash=${encodeURIComponent(withMsgs.hash)}`,
+          ...sample.map((t) => `/api/v3/transactions?hash=${encodeURIComponent(t.hash)}`),
+        ];
+        const read = async () => {
+          const out = [];
+          for (const u of urls) out.push({ url: u, ...(await get(app, u)) });
+          return out.map(({ url, status, body }) => ({ url, status, body }));
+        };
+        for (const t of POINTS) {
+          const [c] = await fx.store.query<{ n: string }>(`SELECT count() AS n FROM ${t}`);
+          expect(Number(c!.n), t).toBe(txs.length);
+        }
+        // A transaction only the point tables hold is found by its hash: the lookup and the record come from them.
+        const sides = (p: { messages: string }): number => (JSON.parse(p.messages) as unknown[]).length;
+        const real = fx.blocks.flatMap((b) => b.rows.transaction_points).find((p) => sides(p) > 1)!;
+        const ghost = { ...real, hash: Buffer.alloc(32, 7).toString('base64'), lt: String(BigInt(real.lt) + 1n), key: `${real.account}|${BigInt(real.lt) + 1n}` };
+        await fx.store.insert('transaction_points', [ghost]);
+        await fx.store.insert('transaction_hash_points', [{ hash: ghost.hash, account: ghost.account, lt: ghost.lt }]);
+        const g = await get(app, `/api/v3/transactions?hash=${encodeURIComponent(ghost.hash)}`);
+        expect(g.status).toBe(200);
+        expect(g.body.transactions.map((t: { hash: string; lt: string }) => [t.hash, t.lt])).toEqual([[ghost.hash, ghost.lt]]);
+        expect(g.body.transactions[0].out_msgs.length + (g.body.transactions[0].in_msg ? 1 : 0)).toBe(sides(real));
+
+        const withPoints = await read();
+        expect(withPoints.every((r) => r.status === 200)).toBe(true);
+        expect(withPoints.filter((r) => r.body.transactions?.length > 0).length).toBe(urls.length);
+        // A store written before 0008 (or without TONFLOW_STORE_POINT_READS): the same answers from transactions +
+        // messages, for keys the point tables miss.
+        for (const t of POINTS) await fx.store.command(`TRUNCATE TABLE ${t}`);
+        expect(await read()).toEqual(withPoints);
+      } finally {
+        for (const t of POINTS) await fx.store.command(`TRUNCATE TABLE ${t}`);
+        await insertRows(fx.store, fx.blocks, POINTS);
+        await app.close();
+      }
+    });
+
     it('masterchainBlockShardState: the key block\'s four shard tips (MANIFEST) once they are stored', async () => {
       const template = fx.blocks.find((b) => b.decoded.block.seqno === 52111590)!.rows.blocks[0]!;
       // MANIFEST: shard_hashes wc0 of key block 46991999.
@@ -1054,9 +1156,12 @@ function gatewaySuite(clickhouseUrl?: string): void {
 }
 
 describeFixtures('gateway: TON Center v3 / v2 over the fixture store', () => gatewaySuite());
+describeFixtures('gateway: TON Center v3 / v2 over the fixture store, point reads on (TONFLOW_STORE_POINT_READS)', () =>
+  gatewaySuite({ pointReads: true }),
+);
 
 describeClickHouse('gateway over a ClickHouse server (--clickhouse URL)', (url) => {
-  describeFixtures('TON Center v3 / v2 over the fixture store', () => gatewaySuite(url));
+  describeFixtures('TON Center v3 / v2 over the fixture store', () => gatewaySuite({ clickhouseUrl: url }));
 });
 
 describe('wallet code hashes (fixtures: compiled wallet codes)', () => {

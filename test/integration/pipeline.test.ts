@@ -519,6 +519,8 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
     const viaWorkers = await Promise.all(messages.map((m) => decoder.decode(m)));
     for (let i = 0; i < messages.length; i++) expect(viaWorkers[i]).toEqual(await inline.decode(messages[i]!));
     expect(viaWorkers.reduce((n, d) => n + d.transactions, 0)).toBe(1270);
+    // Point tables only with TONFLOW_STORE_POINT_READS (RowsMapOptions.points).
+    expect(viaWorkers.map((d) => (d.rows.transaction_points as object[]).length + (d.rows.transaction_hash_points as object[]).length)).toEqual(messages.map(() => 0));
 
     // With the store's column types the workers send each table's rows as TabSeparated bytes instead: exactly what
     // the store would have encoded from the thread's row objects.
@@ -526,12 +528,14 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
     onTestFinished(() => store.close());
     await migrate(store);
     const schema = await tableSchema(store);
-    const encoding = pool.createWorkerDecoder(1, schema);
+    // With the point tables too: the option reaches the workers.
+    const encoding = pool.createWorkerDecoder(1, schema, { points: true });
     onTestFinished(() => encoding.close());
+    const inlinePoints = createInlineDecoder(blockToRows, { points: true });
     let encodedTables = 0;
     const chunk: TableRows = new Map();
     for (const m of messages) {
-      const [got, objects] = await Promise.all([encoding.decode(m), inline.decode(m)]);
+      const [got, objects] = await Promise.all([encoding.decode(m), inlinePoints.decode(m)]);
       for (const [table, rows] of Object.entries(objects.rows)) {
         const expected = Array.isArray(rows) ? encodeRows(rows, schema.get(table)!) : rows;
         expect(got.rows[table], table).toEqual(expected ?? rows);
@@ -548,6 +552,9 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
     // The stage's writer stores the encoded parts of all 14 blocks (one insert per table).
     await createStoreWriter({ store, logger: capturingLogger([]) })(chunk, new AbortController().signal);
     await expectFixtureBlocksStored(store);
+    for (const t of ['transaction_points', 'transaction_hash_points']) {
+      expect(await store.query(`SELECT count() AS n FROM ${t}`), t).toEqual([{ n: '1270' }]);
+    }
 
     const bad = corruptBlock(readFixture(`blocks/${CORRUPT_SET[1]}`));
     const poison: IncomingMessage = { ...messages.find((m) => m.headers['x-block-id'] === '0:8000000000000000:34703989')!, value: bad };

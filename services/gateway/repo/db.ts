@@ -12,6 +12,11 @@ export interface DbCore {
   readonly caches: Caches;
   /** Print user-friendly addresses with the testnet flag (instances that index testnet). */
   readonly testnet: boolean;
+  /**
+   * Read transaction records and hashes from the key → value tables first (0008_transaction_points.sql), which the
+   * decode stage fills when TONFLOW_STORE_POINT_READS is set; keys they lack are read from the MergeTree tables.
+   */
+  readonly pointReads: boolean;
 }
 
 /** {@link DbCore} plus the point reads that concurrent requests share (batches.ts). */

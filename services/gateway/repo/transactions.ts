@@ -424,8 +424,27 @@ export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[])
   return out;
 }
 
-/** {@link loadTransactions}' statements, for every `account|lt` key of a batch (batches.ts), by primary key. */
+/**
+ * {@link loadTransactions}' statements, for every `account|lt` key of a batch (batches.ts): the `transaction_points`
+ * rows (a transaction with its message sides, one key lookup each), then, for keys stored before that table existed,
+ * `transactions` and `messages` by primary key (0008_transaction_points.sql).
+ */
 export async function readTransactions(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, TransactionRecord>> {
+  const points = db.pointReads ? await query(db, req, 'SELECT * FROM transaction_points WHERE key IN {keys:Array(String)}', { keys }) : [];
+  const out = new Map<string, TransactionRecord>();
+  const found = new Set(points.map((p) => String(p.key)));
+  const rest = found.size === keys.length ? [] : keys.filter((k) => !found.has(k));
+  const sides = new Map(points.map((p) => [p, JSON.parse(String(p.messages)) as Row[]]));
+  const [fromPoints, fromTables] = await Promise.all([
+    rowsToRecords(db, req, points, (p) => sides.get(p) ?? []),
+    rest.length > 0 ? readTransactionTables(db, req, rest) : [],
+  ]);
+  for (const rec of [...fromPoints, ...fromTables]) out.set(keyOf(rec), rec);
+  return out;
+}
+
+/** The records of `keys` from `transactions` and `messages`, by primary key (latest version of each row). */
+async function readTransactionTables(db: DbCore, req: Req, keys: readonly string[]): Promise<TransactionRecord[]> {
   const accounts: string[] = [];
   const lts: bigint[] = [];
   for (const k of keys) {
@@ -440,17 +459,28 @@ export async function readTransactions(db: DbCore, req: Req, keys: readonly stri
      ORDER BY ${TX_LATEST} LIMIT 1 BY account, lt`,
     { accounts, lts },
   );
-  return new Map((await toTransactionRecords(db, req, rows)).map((rec) => [keyOf(rec), rec]));
+  return toTransactionRecords(db, req, rows);
 }
 
-/** The (account, lt) of each transaction hash of a batch (batches.ts) that the store holds, by the by_hash projection. */
+/**
+ * The (account, lt) of each transaction hash of a batch (batches.ts) that the store holds: from
+ * `transaction_hash_points`, else (stored before it existed, or unknown) by the `transactions` by_hash projection.
+ */
 export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly string[]): Promise<Map<string, TxKey[]>> {
-  const rows = await query<{ hash: string; account: string; lt: string }>(
-    db,
-    req,
-    'SELECT DISTINCT hash, account, lt FROM transactions WHERE hash IN {hashes:Array(String)}',
-    { hashes },
-  );
+  type KeyRow = { hash: string; account: string; lt: string };
+  const points = db.pointReads
+    ? await query<KeyRow>(db, req, 'SELECT hash, account, lt FROM transaction_hash_points WHERE hash IN {hashes:Array(String)}', { hashes })
+    : [];
+  const found = new Set(points.map((p) => p.hash));
+  const rest = hashes.filter((h) => !found.has(h));
+  const rows =
+    rest.length === 0
+      ? points
+      : points.concat(
+          await query<KeyRow>(db, req, 'SELECT DISTINCT hash, account, lt FROM transactions WHERE hash IN {hashes:Array(String)}', {
+            hashes: rest,
+          }),
+        );
   return groupBy(
     rows,
     (r) => r.hash,
@@ -458,7 +488,7 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
   );
 }
 
-/** Transaction rows → records: their messages, bodies and init states, and the account states before/after. */
+/** `transactions` rows → records: their `messages` rows (by primary key), then {@link rowsToRecords}. */
 async function toTransactionRecords(db: DbCore, req: Req, rows: readonly Row[]): Promise<TransactionRecord[]> {
   if (rows.length === 0) return [];
   const msgRows = await query(
@@ -472,14 +502,22 @@ async function toTransactionRecords(db: DbCore, req: Req, rows: readonly Row[]):
     { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
   );
   const byTx = groupBy(msgRows, (m) => `${String(m.tx_account)}|${String(m.tx_lt)}`);
+  return rowsToRecords(db, req, rows, (r) => byTx.get(`${String(r.account)}|${String(r.lt)}`) ?? []);
+}
+
+/** Transaction rows with their message rows → records: the bodies and init states, and the account states before/after. */
+async function rowsToRecords(db: DbCore, req: Req, rows: readonly Row[], messagesOf: (r: Row) => readonly Row[]): Promise<TransactionRecord[]> {
+  if (rows.length === 0) return [];
   const contentHashes: string[] = [];
-  for (const m of msgRows) {
-    contentHashes.push(String(m.body_hash));
-    if (m.init_state_hash !== null && m.init_state_hash !== undefined) contentHashes.push(String(m.init_state_hash));
+  for (const r of rows) {
+    for (const m of messagesOf(r)) {
+      contentHashes.push(String(m.body_hash));
+      if (m.init_state_hash !== null && m.init_state_hash !== undefined) contentHashes.push(String(m.init_state_hash));
+    }
   }
   const stateHashes = rows.flatMap((r) => [String(r.account_state_hash_before), String(r.account_state_hash_after)]);
   const [contents, states] = await Promise.all([loadContents(db, req, contentHashes), loadStates(db, req, stateHashes)]);
-  return rows.map((r) => transactionFromRow(r, byTx.get(`${String(r.account)}|${String(r.lt)}`) ?? [], contents, states));
+  return rows.map((r) => transactionFromRow(r, messagesOf(r), contents, states));
 }
 
 /** The addresses of a transactions response's address book: accounts, in_msg sources, out_msg destinations. */

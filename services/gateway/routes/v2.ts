@@ -84,19 +84,21 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       schema: {
         tags,
         summary: 'Get block header (v2)',
-        description: 'The header of a block by its id; the hashes, when given, must match.',
+        description: 'The header of a block by its id; given both, the root and file hashes must match (one alone is ignored).',
         querystring: V2BlockHeaderQuery,
         response: { 200: V2BlockHeader, ...errors },
       },
     },
     async (req) => {
       const q = req.query;
+      // The hashes name the block only together (api-v2.md §3.2: TON Center uses the given id only when both are
+      // given, otherwise it looks the block up by workchain, shard and seqno).
+      const both = q.root_hash !== undefined && q.file_hash !== undefined;
       const b = await blockById(deps.db, req.tf, {
         workchain: q.workchain,
         shard: q.shard,
         seqno: q.seqno,
-        ...(q.root_hash !== undefined ? { root_hash: q.root_hash } : {}),
-        ...(q.file_hash !== undefined ? { file_hash: q.file_hash } : {}),
+        ...(both ? { root_hash: q.root_hash, file_hash: q.file_hash } : {}),
       });
       if (!b) throw new ApiError(404, 'block not found');
       const prev = await Promise.all(b.prev_blocks.map((p) => prevBlockIdExt(deps, req, p)));
