@@ -14,6 +14,7 @@ import { follow } from '../services/follower/follow.js';
 import { runDecodeStage } from '../services/indexer/decode.js';
 import { createStoreWriter, tableSchema } from '../services/indexer/sink.js';
 import { blockToRows } from '../services/indexer/to-rows.js';
+import { POINT_TABLES } from '../services/indexer/rows.js';
 import { writeCorpus } from './corpus.js';
 import { machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
 import { keyValueTableBytes } from './store-size.js';
@@ -421,7 +422,7 @@ ${pointsRow(r.embedded_points, e)}
 ${k ? runRow('Kafka: broker + kafkajs, chdb', k) : `| Kafka | not run: ${(r.kafka as { skipped: string }).skipped} | ${KAFKA_TARGET} | — | — | — | — | — | — |`}
 
 What the point tables cost (rounds alternate default and with, so both see the same host): ${r.embedded_points.cpu_us_per_tx} against ${e.cpu_us_per_tx} CPU µs per transaction, and on disk ${r.embedded_points.tables
-  .filter((t) => t.table.endsWith('_points'))
+  .filter((t) => POINT_TABLES.has(t.table))
   .map((t) => `${t.table} ${(t.bytes_on_disk / r.embedded_points.transactions).toFixed(0)}`)
   .join(' + ')} bytes per corpus transaction on top of the ${e.bytes_per_tx} of the MergeTree tables (RocksDB files after a compaction). What they buy: the api section.
 

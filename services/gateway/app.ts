@@ -265,7 +265,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // After the rate limit (onRequest) and parameter validation: a cached answer is only ever given to a request
   // that would have been answered.
   app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'GET' || !CACHEABLE.test(servedPath(req)) || isDocs(servedPath(req))) return;
+    if (req.method !== 'GET') return;
+    const path = servedPath(req);
+    if (!CACHEABLE.test(path) || isDocs(path)) return;
     const version = responses.version();
     if (version === null) return;
     const key = responseCacheKey(req.method, req.url, req.tf.noAddressBook, req.tf.noMetadata);

@@ -199,6 +199,12 @@ export const STORE_TABLES = [
   'transaction_hash_points',
 ] as const satisfies ReadonlyArray<keyof StoreRows>;
 
+/**
+ * The key → value tables among them (0008_transaction_points.sql, EmbeddedRocksDB): one row per key at once, no
+ * parts, merges, versions or FINAL.
+ */
+export const POINT_TABLES: ReadonlySet<string> = new Set(['transaction_points', 'transaction_hash_points'] satisfies Array<keyof StoreRows>);
+
 /** What {@link toRows} maps: `decodeBlock()`'s output, plus the shard blocks a masterchain block commits. */
 export interface RowsInput {
   block: V3Block;

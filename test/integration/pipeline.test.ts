@@ -13,7 +13,7 @@ import { createInlineDecoder } from '../../services/indexer/decode-pool.js';
 import { createStoreWriter, tableSchema } from '../../services/indexer/sink.js';
 import type { TableRows } from '../../services/indexer/decode.js';
 import { type EncodedRows, encodeRows } from '../../shared/store/tsv.js';
-import { STORE_TABLES } from '../../services/indexer/rows.js';
+import { POINT_TABLES, STORE_TABLES } from '../../services/indexer/rows.js';
 import { blockToRows } from '../../services/indexer/to-rows.js';
 import { HEADER_ERROR_CODE, HEADER_SOURCE_OFFSET, HEADER_SOURCE_TOPIC, type Batch, type Bus, type Consumer, type IncomingMessage } from '../../shared/bus/bus.js';
 import { deadLetter } from '../../shared/bus/dead-letter.js';
@@ -229,7 +229,7 @@ async function finalSnapshot(store: Store): Promise<Record<string, { rows: strin
   const out: Record<string, { rows: string; hash: string }> = {};
   for (const t of TABLES) {
     // Key → value tables (0008) hold one row per key already; they take no FINAL.
-    const from = t.endsWith('_points') ? t : `${t} FINAL`;
+    const from = POINT_TABLES.has(t) ? t : `${t} FINAL`;
     const [r] = await store.query<{ rows: string; hash: string }>(`SELECT count() AS rows, toString(sum(cityHash64(*))) AS hash FROM ${from}`);
     out[t] = r!;
   }
@@ -554,7 +554,7 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
     // The stage's writer stores the encoded parts of all 14 blocks (one insert per table).
     await createStoreWriter({ store, logger: capturingLogger([]) })(chunk, new AbortController().signal);
     await expectFixtureBlocksStored(store);
-    for (const t of ['transaction_points', 'transaction_hash_points']) {
+    for (const t of POINT_TABLES) {
       expect(await store.query(`SELECT count() AS n FROM ${t}`), t).toEqual([{ n: '1270' }]);
     }
 

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, rea
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_TABLES, type StoreRows, toRows } from '../../services/indexer/rows.js';
+import { POINT_TABLES, STORE_TABLES, type StoreRows, toRows } from '../../services/indexer/rows.js';
 import { ConfigError, isRetryable } from '../../shared/runtime/errors.js';
 import { createStore, describeTarget, serverClientOptions } from '../../shared/store/client.js';
 import { StoreQueryError, StoreUnavailableError, translateStoreError } from '../../shared/store/errors.js';
@@ -37,9 +37,6 @@ const KEY: { [T in keyof StoreRows]: (r: StoreRows[T][number]) => string } = {
   transaction_points: (r) => r.key,
   transaction_hash_points: (r) => r.hash,
 };
-
-/** Key → value tables (0008_transaction_points.sql): one row per key at once, no parts, merges or FINAL. */
-const POINT_TABLES: ReadonlySet<string> = new Set(['transaction_points', 'transaction_hash_points']);
 /** `FROM t` as it reads each table's latest rows. */
 const latest = (t: string): string => (POINT_TABLES.has(t) ? t : `${t} FINAL`);
 

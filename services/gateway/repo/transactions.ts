@@ -431,20 +431,21 @@ export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[])
  */
 export async function readTransactions(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, TransactionRecord>> {
   const points = db.pointReads ? await query(db, req, 'SELECT * FROM transaction_points WHERE key IN {keys:Array(String)}', { keys }) : [];
-  const out = new Map<string, TransactionRecord>();
   const found = new Set(points.map((p) => String(p.key)));
   const rest = found.size === keys.length ? [] : keys.filter((k) => !found.has(k));
-  const sides = new Map(points.map((p) => [p, JSON.parse(String(p.messages)) as Row[]]));
-  const [fromPoints, fromTables] = await Promise.all([
-    rowsToRecords(db, req, points, (p) => sides.get(p) ?? []),
-    rest.length > 0 ? readTransactionTables(db, req, rest) : [],
-  ]);
-  for (const rec of [...fromPoints, ...fromTables]) out.set(keyOf(rec), rec);
-  return out;
+  const txs: StoredTransaction[] = points.map((p) => ({ row: p, messages: JSON.parse(String(p.messages)) as Row[] }));
+  if (rest.length > 0) txs.push(...(await readTransactionTables(db, req, rest)));
+  return new Map((await toRecords(db, req, txs)).map((rec) => [keyOf(rec), rec]));
 }
 
-/** The records of `keys` from `transactions` and `messages`, by primary key (latest version of each row). */
-async function readTransactionTables(db: DbCore, req: Req, keys: readonly string[]): Promise<TransactionRecord[]> {
+/** A transaction row with its message rows, from either source. */
+interface StoredTransaction {
+  row: Row;
+  messages: readonly Row[];
+}
+
+/** The transactions of `keys` from `transactions` (latest version of each row) and their `messages`, by primary key. */
+async function readTransactionTables(db: DbCore, req: Req, keys: readonly string[]): Promise<StoredTransaction[]> {
   const accounts: string[] = [];
   const lts: bigint[] = [];
   for (const k of keys) {
@@ -459,7 +460,19 @@ async function readTransactionTables(db: DbCore, req: Req, keys: readonly string
      ORDER BY ${TX_LATEST} LIMIT 1 BY account, lt`,
     { accounts, lts },
   );
-  return toTransactionRecords(db, req, rows);
+  if (rows.length === 0) return [];
+  const msgRows = await query(
+    db,
+    req,
+    // Replayed message rows are identical: one per (transaction, direction, message). A read by the table's own key:
+    // without the setting ClickHouse first weighs each of the six projections against every part (requests one at a
+    // time on 1,000,000 transactions, interleaved with and without: 17.0 → 14.7 ms median).
+    `SELECT * FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+     LIMIT 1 BY tx_account, tx_lt, direction, msg_hash SETTINGS optimize_use_projections = 0`,
+    { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
+  );
+  const byTx = groupBy(msgRows, (m) => `${String(m.tx_account)}|${String(m.tx_lt)}`);
+  return rows.map((row) => ({ row, messages: byTx.get(`${String(row.account)}|${String(row.lt)}`) ?? [] }));
 }
 
 /**
@@ -488,36 +501,19 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
   );
 }
 
-/** `transactions` rows → records: their `messages` rows (by primary key), then {@link rowsToRecords}. */
-async function toTransactionRecords(db: DbCore, req: Req, rows: readonly Row[]): Promise<TransactionRecord[]> {
-  if (rows.length === 0) return [];
-  const msgRows = await query(
-    db,
-    req,
-    // Replayed message rows are identical: one per (transaction, direction, message). A read by the table's own key:
-    // without the setting ClickHouse first weighs each of the six projections against every part (requests one at a
-    // time on 1,000,000 transactions, interleaved with and without: 17.0 → 14.7 ms median).
-    `SELECT * FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
-     LIMIT 1 BY tx_account, tx_lt, direction, msg_hash SETTINGS optimize_use_projections = 0`,
-    { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
-  );
-  const byTx = groupBy(msgRows, (m) => `${String(m.tx_account)}|${String(m.tx_lt)}`);
-  return rowsToRecords(db, req, rows, (r) => byTx.get(`${String(r.account)}|${String(r.lt)}`) ?? []);
-}
-
-/** Transaction rows with their message rows → records: the bodies and init states, and the account states before/after. */
-async function rowsToRecords(db: DbCore, req: Req, rows: readonly Row[], messagesOf: (r: Row) => readonly Row[]): Promise<TransactionRecord[]> {
-  if (rows.length === 0) return [];
+/** Transactions with their message rows → records: one read of their bodies and init states, one of the account states before/after. */
+async function toRecords(db: DbCore, req: Req, txs: readonly StoredTransaction[]): Promise<TransactionRecord[]> {
+  if (txs.length === 0) return [];
   const contentHashes: string[] = [];
-  for (const r of rows) {
-    for (const m of messagesOf(r)) {
+  for (const { messages } of txs) {
+    for (const m of messages) {
       contentHashes.push(String(m.body_hash));
       if (m.init_state_hash !== null && m.init_state_hash !== undefined) contentHashes.push(String(m.init_state_hash));
     }
   }
-  const stateHashes = rows.flatMap((r) => [String(r.account_state_hash_before), String(r.account_state_hash_after)]);
+  const stateHashes = txs.flatMap(({ row }) => [String(row.account_state_hash_before), String(row.account_state_hash_after)]);
   const [contents, states] = await Promise.all([loadContents(db, req, contentHashes), loadStates(db, req, stateHashes)]);
-  return rows.map((r) => transactionFromRow(r, messagesOf(r), contents, states));
+  return txs.map(({ row, messages }) => transactionFromRow(row, messages, contents, states));
 }
 
 /** The addresses of a transactions response's address book: accounts, in_msg sources, out_msg destinations. */
