@@ -435,7 +435,7 @@ function renderResults(r: ApiBenchResult, command: string): string {
     `Date: ${new Date().toISOString()}`,
     `Store: ${r.store.transactions} transactions in ${r.store.blocks} blocks (the 14 fixture blocks + ${r.store.corpus_files} corpus copies from ` +
       `bench/corpus.ts), decoded with decodeBlock, mapped with toRows and inserted directly into chdb in ${r.store.build_seconds} s; ` +
-      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk: ${((r.store.bytes_on_disk - r.store.point_bytes) / 2 ** 20).toFixed(0)} MiB of active MergeTree parts and ${(r.store.point_bytes / 2 ** 20).toFixed(0)} MiB of the point tables (RocksDB files after a compaction; written because the store was built with them, 0008_transaction_points.sql); measured after background merges settled (active parts: ${r.store.parts}).`,
+      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk: ${((r.store.bytes_on_disk - r.store.point_bytes) / 2 ** 20).toFixed(0)} MiB of active MergeTree parts and ${(r.store.point_bytes / 2 ** 20).toFixed(0)} MiB of the point tables (RocksDB files after a compaction; written because the store was built with them, 0008_transaction_points.sql and 0009_transaction_documents.sql); measured after background merges settled (active parts: ${r.store.parts}).`,
     `Load: bench/load-generator.ts in a child process, open loop: ${r.rate} req/s per endpoint, evenly spaced, for ${r.seconds} s after a warm-up, ` +
       `over up to ${r.connections} keep-alive connections, each request drawn at random from the distinct values listed (sampled from the store); ` +
       "each latency runs from the request's due time, so falling behind counts (coordinated omission, as wrk2 measures). " +
@@ -492,23 +492,24 @@ function renderResults(r: ApiBenchResult, command: string): string {
     'Reading the tables: "one at a time" is the median latency of a lone request, before the load (caches off: store reads; ' +
       'caches on: hot values already served once). Embedded mode runs one ClickHouse statement at a time per chdb ' +
       'session: writes on one, reads on their own (`TONFLOW_STORE_READ_CONNECTIONS`, default 1; shared/store/client.ts). ' +
-      'More read sessions run reads in parallel, which pays on more cores: on this 2-core machine ClickHouse already ' +
-      'spends both cores on the transaction endpoints\' statements (decompressing granules), and smaller shared ' +
-      'batches only add work. Point reads of one kind that arrive while such a read runs ' +
-      'share the next statement (services/gateway/repo/batcher.ts: blocks by seqno, account states, transaction records, ' +
-      'transaction keys by hash and by message hash, code hashes), so throughput is no longer bound by 1000 / (one at a ' +
-      'time ms); what stays per request is the key lookup of `transactions?account=`. Beyond what the store can ' +
+      'More read sessions do not run reads in parallel: chdb 3.4 runs every statement with bound parameters one at a ' +
+      'time in the whole process (its `globalParamChain`, because libchdb mixes up the parameters of concurrent ' +
+      'statements), and the gateway binds every parameter. So what an endpoint costs is how many statements a request ' +
+      'waits for, one after the other. Point reads of one kind that arrive while such a read runs share the next ' +
+      'statement (services/gateway/repo/batcher.ts: blocks by seqno, account states, transaction records, transaction ' +
+      'keys by hash and by message hash, code hashes), and a transaction batch reads its records and the code hashes of ' +
+      'their address book together (repo/transactions.ts `TxRead`), so a request waits for one batch. What stays per ' +
+      'request is the key lookup of `transactions?account=`. Beyond what the store can ' +
       'serve, requests queue and the p99 measures the queue. ' +
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
-      'as latency (a lower bound). From the MergeTree tables alone an uncached transaction page is five statements (the ' +
-      'transaction, its `messages` rows, their bodies, the account states, and the key lookup for a hash), each of which ' +
-      'decompresses a whole 8,192-row granule per column for every key, and chdb spends ~0.2 ms per column read ' +
-      '(measured: a point read of 3 columns ~5 ms, of all 69 columns `transactions` had before its description became one JSON column ~16 ms, ~9 ms after). ' +
-      'With the point tables (`TONFLOW_STORE_POINT_READS=true`, 0008_transaction_points.sql; the store here was written ' +
-      'with them) the transaction with its messages and the hash → key lookup are one key read each in RocksDB; bodies, ' +
-      'account states and the account listing of `transactions?account=` still read MergeTree. The option costs ingest ' +
-      'CPU and disk (bench ingest). With caches on, repeated requests are answered from the ' +
-      "gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
+      'as latency (a lower bound). From the MergeTree tables alone an uncached transaction record is four statements (the ' +
+      'transaction, its `messages` rows, their bodies, the account states), each of which decompresses a whole 8,192-row ' +
+      'granule per column for every key. With the point tables (`TONFLOW_STORE_POINT_READS=true`; the store here was ' +
+      'written with them) a record is one key read in RocksDB (0009_transaction_documents.sql: the transaction with its ' +
+      'messages, their bodies and its states), and a hash finds its record in the same statement. ' +
+      '`transactionsByMessage?msg_hash=` finds the transactions of a message in `message_sides` in both configurations ' +
+      '(0010_message_sides.sql, 256-row granules). The option costs ingest CPU and disk (bench ingest). With caches on, ' +
+      "repeated requests are answered from the gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
       'unchanged, checked every 500 ms), without a statement. Each corpus copy moves every internal message\'s created_lt ' +
       '(bench/corpus.ts), so an internal message hash names one message, as on a real chain.',
   );

@@ -110,12 +110,24 @@ export interface MessageRow {
   init_state_hash: string | null;
 }
 
-/** `transaction_points` row (0008_transaction_points.sql): a transaction with its message sides, by `account|lt`. */
-export interface TransactionPointRow extends TransactionRow {
+/**
+ * `transaction_documents` row (0009_transaction_documents.sql): everything a transaction's v3 record needs, by
+ * `account|lt`, as the JSON of a {@link TransactionDocument}.
+ */
+export interface TransactionDocumentRow {
   key: string;
-  /** JSON array of the transaction's `messages` rows (in first, then out in order), without the transaction's key. */
-  messages: string;
+  doc: string;
 }
+
+/** A transaction's row with its message rows, their contents and the states before/after the block holds. */
+export interface TransactionDocument extends TransactionRow {
+  messages: Array<Omit<MessageRow, 'tx_account' | 'tx_lt' | 'tx_hash'>>;
+  contents: MessageContentRow[];
+  states: DocumentStateRow[];
+}
+
+/** An `account_states` row as a transaction document carries it: the columns a record prints. */
+export type DocumentStateRow = Omit<AccountStateRow, 'account' | 'last_trans_lt' | 'data_boc' | 'code_boc'>;
 
 /** `transaction_hash_points` row: a transaction hash → its key. */
 export interface TransactionHashPointRow {
@@ -180,7 +192,7 @@ export interface StoreRows {
   message_hash_norms: MessageHashNormRow[];
   account_states: AccountStateRow[];
   latest_account_states: LatestAccountStateRow[];
-  transaction_points: TransactionPointRow[];
+  transaction_documents: TransactionDocumentRow[];
   transaction_hash_points: TransactionHashPointRow[];
 }
 
@@ -194,16 +206,16 @@ export const STORE_TABLES = [
   'message_hash_norms',
   'account_states',
   'latest_account_states',
-  // Last: a point row names rows of the tables above (0008_transaction_points.sql).
-  'transaction_points',
+  // Last: a point row names rows of the tables above (0008_transaction_points.sql, 0009_transaction_documents.sql).
+  'transaction_documents',
   'transaction_hash_points',
 ] as const satisfies ReadonlyArray<keyof StoreRows>;
 
 /**
- * The key → value tables among them (0008_transaction_points.sql, EmbeddedRocksDB): one row per key at once, no
- * parts, merges, versions or FINAL.
+ * The key → value tables among them (EmbeddedRocksDB: 0008_transaction_points.sql, 0009_transaction_documents.sql):
+ * one row per key at once, no parts, merges, versions or FINAL.
  */
-export const POINT_TABLES: ReadonlySet<string> = new Set(['transaction_points', 'transaction_hash_points'] satisfies Array<keyof StoreRows>);
+export const POINT_TABLES: ReadonlySet<string> = new Set(['transaction_documents', 'transaction_hash_points'] satisfies Array<keyof StoreRows>);
 
 /** What {@link toRows} maps: `decodeBlock()`'s output, plus the shard blocks a masterchain block commits. */
 export interface RowsInput {
@@ -220,8 +232,8 @@ export interface RowsInput {
 
 export interface RowsOptions {
   /**
-   * Also fill `transaction_points` / `transaction_hash_points` (0008_transaction_points.sql; the configuration's
-   * `TONFLOW_STORE_POINT_READS`). Default false: those stay empty.
+   * Also fill `transaction_documents` / `transaction_hash_points` (0009_transaction_documents.sql,
+   * 0008_transaction_points.sql; the configuration's `TONFLOW_STORE_POINT_READS`). Default false: those stay empty.
    */
   points?: boolean;
   /**
@@ -254,13 +266,15 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     message_hash_norms: [],
     account_states: [],
     latest_account_states: [],
-    transaction_points: [],
+    transaction_documents: [],
     transaction_hash_points: [],
   };
 
   const contents = new Map<string, MessageContentRow>();
   const states = new Map<string, AccountStateRow>();
   const latest = new Map<string, LatestAccountStateRow>();
+  // Documents are built once the block's contents and states are all known.
+  const documents: Array<{ row: TransactionRow; first: number; end: number }> = [];
 
   for (const tx of input.transactions) {
     const row = transactionRow(tx, mcSeqno);
@@ -268,20 +282,13 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     const first = out.messages.length;
     if (tx.in_msg) pushMessage(out, contents, tx, 'in', tx.in_msg);
     for (const m of tx.out_msgs) pushMessage(out, contents, tx, 'out', m);
-    if (opts.points) {
-      // The message rows as JSON text: one String column costs the insert a third less than typed nested columns,
-      // and the gateway parses it as fast as ClickHouse would print them.
-      const sides: Array<Omit<MessageRow, 'tx_account' | 'tx_lt' | 'tx_hash'>> = [];
-      for (let i = first; i < out.messages.length; i++) {
-        const { tx_account: _a, tx_lt: _l, tx_hash: _h, ...side } = out.messages[i]!;
-        sides.push(side);
-      }
-      out.transaction_points.push({ key: `${tx.account}|${tx.lt}`, ...row, messages: JSON.stringify(sides) });
-      out.transaction_hash_points.push({ hash: tx.hash, account: tx.account, lt: tx.lt });
-    }
-
     addState(states, tx.account, tx.prev_trans_lt, tx.account_state_before, input.stateBocs);
     addState(states, tx.account, tx.lt, tx.account_state_after, input.stateBocs);
+
+    if (opts.points) {
+      documents.push({ row, first, end: out.messages.length });
+      out.transaction_hash_points.push({ hash: tx.hash, account: tx.account, lt: tx.lt });
+    }
 
     // The newest transaction of the account in this block decides its latest state; a state the decoder could
     // not recover (hash only) is skipped rather than written as an unknown balance over a known one.
@@ -302,6 +309,7 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
       }
     }
   }
+  out.transaction_documents = documents.map((d) => documentRow(d.row, out.messages.slice(d.first, d.end), contents, states));
   out.message_contents = [...contents.values()];
   out.account_states = [...states.values()];
   out.latest_account_states = [...latest.values()];
@@ -414,6 +422,34 @@ function pushMessage(
   if (m.hash_norm !== undefined && direction === 'in') out.message_hash_norms.push({ hash_norm: m.hash_norm, msg_hash: m.hash });
   addContent(contents, m.message_content);
   if (m.init_state) addContent(contents, m.init_state);
+}
+
+/** The transaction document of `row` (0009_transaction_documents.sql): its message rows, their contents and states. */
+function documentRow(
+  row: TransactionRow,
+  messages: readonly MessageRow[],
+  contents: ReadonlyMap<string, MessageContentRow>,
+  states: ReadonlyMap<string, AccountStateRow>,
+): TransactionDocumentRow {
+  const doc: TransactionDocument = { ...row, messages: [], contents: [], states: [] };
+  const add = (hash: string | null): void => {
+    const c = hash === null ? undefined : contents.get(hash);
+    if (c && !doc.contents.includes(c)) doc.contents.push(c);
+  };
+  for (const m of messages) {
+    const { tx_account: _a, tx_lt: _l, tx_hash: _h, ...side } = m;
+    doc.messages.push(side);
+    add(side.body_hash);
+    add(side.init_state_hash);
+  }
+  for (const hash of new Set([row.account_state_hash_before, row.account_state_hash_after])) {
+    const st = states.get(hash);
+    if (st) {
+      const { account: _a, last_trans_lt: _l, data_boc: _d, code_boc: _c, ...cols } = st;
+      doc.states.push(cols);
+    }
+  }
+  return { key: `${row.account}|${row.lt}`, doc: JSON.stringify(doc) };
 }
 
 function addContent(contents: Map<string, MessageContentRow>, c: V3MessageContent): void {

@@ -16,7 +16,7 @@ export const TABLE_ORDER = [
   'account_states',
   'messages',
   'transactions',
-  'transaction_points',
+  'transaction_documents',
   'transaction_hash_points',
   'latest_account_states',
   'shard_state',

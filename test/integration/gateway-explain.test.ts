@@ -40,7 +40,7 @@ function parsePlan(lines: string[]): Read[] {
     const line = clean(raw);
     const start = /^ReadFromMergeTree \((.+)\)$/.exec(line);
     if (start || line === 'ReadFromEmbeddedRocksDB') {
-      // A key → value table (0008_transaction_points.sql): `ReadType: GetKeys` is a lookup by key, `FullScan` a scan.
+      // A key → value table (0008_transaction_points.sql, 0009_transaction_documents.sql): `ReadType: GetKeys` is a lookup by key, `FullScan` a scan.
       cur = { source: start ? start[1]! : 'EmbeddedRocksDB', readType: start ? 'Default' : 'FullScan', filtered: false, indexes: [] };
       reads.push(cur);
       idx = null;
@@ -50,7 +50,8 @@ function parsePlan(lines: string[]): Read[] {
     if (!cur) continue;
     let m: RegExpExecArray | null;
     if ((m = /^Read type: (\w+)/.exec(line)) || (m = /^ReadType: (\w+)/.exec(line))) cur.readType = m[1]!;
-    else if (/^Prewhere filter column: (?!__topKFilter)/.test(line)) cur.filtered = true;
+    // `__topKFilter` is ClickHouse's own filter for ORDER BY … LIMIT (a running top-k bound), not a condition of the query.
+    else if (/^Prewhere filter column:\s*(?!\s|__topKFilter)/.test(line)) cur.filtered = true;
     else if (line === 'Indexes:') inIndexes = true;
     else if (inIndexes && (line === 'PrimaryKey' || line === 'Skip')) {
       idx = { kind: line, name: null, condition: null, selected: -1, total: -1 };

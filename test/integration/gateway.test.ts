@@ -1050,7 +1050,59 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
 
   // -----------------------------------------------------------------------------------------------------------
   describe('with rows written after the fixtures (these tests change the store)', () => {
-    it('transaction records and hash lookups come from transaction_points, equal to transactions + messages without them', async () => {
+    it('transaction pages are the same while replayed rows are not merged yet: each transaction once, none skipped', async () => {
+      const app = await buildApp({
+        store: fx.store,
+        logger: silentLogger(),
+        metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+        config: {
+          apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true,
+          responseCacheEntries: 0, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, pointReads: false,
+        },
+      });
+      const busiest = fx.blocks
+        .flatMap((b) => b.rows.transactions)
+        .reduce((m, t) => m.set(t.account, (m.get(t.account) ?? 0) + 1), new Map<string, number>());
+      const [account, count] = [...busiest].sort((a, b) => b[1] - a[1])[0]!;
+      expect(count).toBeGreaterThan(10);
+      const mcBlocks = new Set(fx.blocks.flatMap((b) => b.rows.blocks).filter((b) => b.workchain === -1).map((b) => b.seqno));
+      const perMc = fx.blocks
+        .flatMap((b) => b.rows.transactions)
+        .filter((t) => t.mc_block_seqno !== null && mcBlocks.has(t.mc_block_seqno))
+        .reduce((m, t) => m.set(t.mc_block_seqno!, (m.get(t.mc_block_seqno!) ?? 0) + 1), new Map<number, number>());
+      const [mc] = [...perMc].sort((a, b) => b[1] - a[1])[0]!;
+      const urls = [
+        '/api/v3/transactions?limit=100',
+        '/api/v3/transactions?limit=7&offset=20&sort=asc',
+        `/api/v3/transactions?account=${account}&limit=5`,
+        `/api/v3/transactions?account=${account}&limit=4&offset=6&sort=asc`,
+        `/api/v3/transactionsByMasterchainBlock?seqno=${mc}&limit=20&offset=3`,
+      ];
+      const read = async () => {
+        const out = [];
+        for (const u of urls) {
+          const r = await get(app, u);
+          out.push({ u, status: r.status, txs: (r.body.transactions as Array<{ hash: string }> | undefined)?.map((t) => t.hash) ?? r.body });
+        }
+        return out;
+      };
+      try {
+        const before = await read();
+        expect(before.filter((r) => r.status !== 200 || r.txs.length === 0)).toEqual([]);
+        // Two more copies of every transaction row, kept apart until the test ends.
+        await fx.store.command('SYSTEM STOP MERGES transactions');
+        await insertRows(fx.store, fx.blocks, ['transactions']);
+        await insertRows(fx.store, fx.blocks, ['transactions']);
+        const [n] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transactions');
+        expect(Number(n!.n)).toBeGreaterThanOrEqual(3 * fx.blocks.reduce((k, b) => k + b.rows.transactions.length, 0));
+        expect(await read()).toEqual(before);
+      } finally {
+        await fx.store.command('SYSTEM START MERGES transactions');
+        await app.close();
+      }
+    });
+
+    it('transaction records and hash lookups come from transaction_documents, equal to the MergeTree tables without them', async () => {
       // Gateway caches off: every request reads the store.
       const app = await buildApp({
         store: fx.store,
@@ -1061,7 +1113,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
           responseCacheEntries: 0, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, pointReads: true,
         },
       });
-      const POINTS = ['transaction_points', 'transaction_hash_points'] as const;
+      const POINTS = ['transaction_documents', 'transaction_hash_points'] as const;
       try {
         const txs = fx.blocks.flatMap((b) => b.rows.transactions);
         const sample = [0, 1, 7, 100, 400, 900, 1200].map((i) => txs[i % txs.length]!);
@@ -1084,22 +1136,42 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
           const [c] = await fx.store.query<{ n: string }>(`SELECT count() AS n FROM ${t}`);
           expect(Number(c!.n), t).toBe(txs.length);
         }
-        // A transaction only the point tables hold is found by its hash: the lookup and the record come from them.
-        const sides = (p: { messages: string }): number => (JSON.parse(p.messages) as unknown[]).length;
-        const real = fx.blocks.flatMap((b) => b.rows.transaction_points).find((p) => sides(p) > 1)!;
-        const ghost = { ...real, hash: Buffer.alloc(32, 7).toString('base64'), lt: String(BigInt(real.lt) + 1n), key: `${real.account}|${BigInt(real.lt) + 1n}` };
-        await fx.store.insert('transaction_points', [ghost]);
-        await fx.store.insert('transaction_hash_points', [{ hash: ghost.hash, account: ghost.account, lt: ghost.lt }]);
-        const g = await get(app, `/api/v3/transactions?hash=${encodeURIComponent(ghost.hash)}`);
+        // A transaction only the point tables hold is found by its hash: the lookup, the record, its messages' bodies
+        // and its states all come from them (hashes no MergeTree table holds).
+        type Doc = { account: string; lt: string; hash: string; account_state_hash_after: string; messages: Array<{ direction: string; body_hash: string }>; contents: Array<{ hash: string; boc: string }>; states: object[] };
+        const docs = fx.blocks.flatMap((b) => b.rows.transaction_documents).map((r) => JSON.parse(r.doc) as Doc);
+        const real = docs.find((d) => d.messages.length > 1 && d.messages.some((m) => m.direction === 'in'))!;
+        const fake = (n: number): string => Buffer.alloc(32, n).toString('base64');
+        const inSide = real.messages.find((m) => m.direction === 'in')!;
+        const body = real.contents.find((c) => c.hash === inSide.body_hash)!;
+        const lt = String(BigInt(real.lt) + 1n);
+        const doc: Doc = {
+          ...real,
+          hash: fake(7),
+          lt,
+          account_state_hash_after: fake(9),
+          messages: real.messages.map((m) => (m === inSide ? { ...m, body_hash: fake(8) } : m)),
+          contents: [{ ...body, hash: fake(8) }],
+          states: [{ hash: fake(9), balance: '12345', extra_currencies: {}, status: 'active', frozen_hash: null, data_hash: fake(10), code_hash: fake(11) }],
+        };
+        const ghost = { key: `${real.account}|${lt}`, doc: JSON.stringify(doc) };
+        await fx.store.insert('transaction_documents', [ghost]);
+        await fx.store.insert('transaction_hash_points', [{ hash: doc.hash, account: doc.account, lt }]);
+        const g = await get(app, `/api/v3/transactions?hash=${encodeURIComponent(doc.hash)}`);
         expect(g.status).toBe(200);
-        expect(g.body.transactions.map((t: { hash: string; lt: string }) => [t.hash, t.lt])).toEqual([[ghost.hash, ghost.lt]]);
-        expect(g.body.transactions[0].out_msgs.length + (g.body.transactions[0].in_msg ? 1 : 0)).toBe(sides(real));
+        expect(g.body.transactions.map((t: { hash: string; lt: string }) => [t.hash, t.lt])).toEqual([[doc.hash, lt]]);
+        const gt = g.body.transactions[0];
+        expect(gt.out_msgs.length + (gt.in_msg ? 1 : 0)).toBe(real.messages.length);
+        expect(gt.in_msg.message_content).toMatchObject({ hash: fake(8), body: body.boc });
+        expect(gt.account_state_after).toEqual({
+          hash: fake(9), balance: '12345', extra_currencies: {}, account_status: 'active', frozen_hash: null, data_hash: fake(10), code_hash: fake(11),
+        });
 
         const withPoints = await read();
         expect(withPoints.every((r) => r.status === 200)).toBe(true);
         expect(withPoints.filter((r) => r.body.transactions?.length > 0).length).toBe(urls.length);
-        // A store written before 0008 (or without TONFLOW_STORE_POINT_READS): the same answers from transactions +
-        // messages, for keys the point tables miss.
+        // A store written before 0009 (or without TONFLOW_STORE_POINT_READS): the same answers from transactions,
+        // messages, message_contents and account_states, for keys the point tables miss.
         for (const t of POINTS) await fx.store.command(`TRUNCATE TABLE ${t}`);
         expect(await read()).toEqual(withPoints);
       } finally {

@@ -522,7 +522,7 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
     for (let i = 0; i < messages.length; i++) expect(viaWorkers[i]).toEqual(await inline.decode(messages[i]!));
     expect(viaWorkers.reduce((n, d) => n + d.transactions, 0)).toBe(1270);
     // Point tables only with TONFLOW_STORE_POINT_READS (RowsMapOptions.points).
-    expect(viaWorkers.map((d) => (d.rows.transaction_points as object[]).length + (d.rows.transaction_hash_points as object[]).length)).toEqual(messages.map(() => 0));
+    expect(viaWorkers.map((d) => (d.rows.transaction_documents as object[]).length + (d.rows.transaction_hash_points as object[]).length)).toEqual(messages.map(() => 0));
 
     // With the store's column types the workers send each table's rows as TabSeparated bytes instead: exactly what
     // the store would have encoded from the thread's row objects.

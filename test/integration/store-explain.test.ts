@@ -405,6 +405,7 @@ function accessPathSuite(url: string | null): void {
       { path: 'tx.message_contents', params: () => ({ hashes: [tx().in_msg!.message_content.hash] }), expect: [{ read: 'message_contents', via: 'primary' }] },
       { path: 'tx.account_states', params: () => ({ hashes: [tx().account_state_before.hash] }), expect: [{ read: 'account_states', via: 'primary' }] },
 
+      { path: 'msg.sides', params: () => ({ hashes: [tx().in_msg!.hash, extIn().in_msg!.hash_norm!] }), expect: [{ read: 'message_sides', via: 'primary' }] },
       { path: 'msg.by_hash_norm', params: () => ({ msg_hash: extIn().in_msg!.hash_norm! }), expect: [{ read: 'message_hash_norms', via: 'primary' }] },
       { path: 'msg.by_hash.lookup', params: () => ({ msg_hash: tx().in_msg!.hash, direction: 'in' }), expect: [{ read: 'by_hash', via: 'primary' }] },
       { path: 'tx.by_message', params: () => ({ msg_hash: extIn().in_msg!.hash_norm!, ...page }), expect: [{ read: 'transactions', via: 'primary' }] },

@@ -34,7 +34,7 @@ const KEY: { [T in keyof StoreRows]: (r: StoreRows[T][number]) => string } = {
   message_hash_norms: (r) => `${r.hash_norm}:${r.msg_hash}`,
   account_states: (r) => r.hash,
   latest_account_states: (r) => r.account,
-  transaction_points: (r) => r.key,
+  transaction_documents: (r) => r.key,
   transaction_hash_points: (r) => r.hash,
 };
 /** `FROM t` as it reads each table's latest rows. */
@@ -557,6 +557,10 @@ function storeSuite(target: Target): void {
       }));
       await legacy.insert('transactions', [...txs, ...variants].map(({ tx, mc }) => legacyTransactionRow(tx, mc)));
       const before = await legacy.query<{ n: string }>('SELECT count() AS n FROM transactions');
+      // Messages stored before 0010: its message_sides get them (hash and normalized hash), and later inserts too.
+      const msgs = decoded.flatMap((d) => d.rows.messages);
+      const [early, late] = [msgs.slice(0, 1000), msgs.slice(1000)];
+      await legacy.insert('messages', early);
 
       // A crash after a file's statements but before its record re-runs the whole file: 0006 once (before 0007
       // could start), then 0007 after it had fully run. Both must come out the same.
@@ -576,6 +580,21 @@ function storeSuite(target: Target): void {
       expect((await migrate(legacy, { dir: upTo7 })).applied).toEqual(['0007_transactions_drop_phase_columns.sql']);
       // Then the files after it, as an upgrade to the newest version runs them.
       expect((await migrate(legacy)).applied).toEqual(all.filter((m) => m.version > 7).map((m) => m.file));
+      await legacy.insert('messages', late);
+      const sides = (rows: typeof msgs): string[] =>
+        [
+          ...new Set(
+            rows.flatMap((m) => [
+              `${m.msg_hash} ${m.direction} ${m.tx_account} ${m.tx_lt}`,
+              ...(m.hash_norm !== null && m.direction === 'in' ? [`${m.hash_norm} ${m.direction} ${m.tx_account} ${m.tx_lt}`] : []),
+            ]),
+          ),
+        ].sort();
+      const stored = await legacy.query<{ s: string }>(
+        "SELECT DISTINCT concat(lookup_hash, ' ', toString(direction), ' ', tx_account, ' ', toString(tx_lt)) AS s FROM message_sides ORDER BY s",
+      );
+      expect(msgs.some((m) => m.hash_norm !== null)).toBe(true);
+      expect(stored.map((r) => r.s)).toEqual(sides(msgs));
       // The same columns as a database created at the newest version, and no row lost.
       const columnsNow = await legacy.columnTypes('transactions');
       expect([...columnsNow.entries()]).toEqual([...(await store.columnTypes('transactions')).entries()]);

@@ -14,11 +14,31 @@ export type AddressBook = Record<string, AddressBookRow>;
 const RAW = /^-?\d+:[0-9A-F]{64}$/;
 
 /** Code hash per raw account from the latest state (null when the account has none or is unknown). */
-export async function codeHashes(
+export function codeHashes(
   db: Db,
   req: Req,
   accounts: Iterable<string>,
   known?: ReadonlyMap<string, string | null>,
+): Promise<Map<string, string | null>> {
+  return cachedCodeHashes(db, accounts, known, (missing) => db.batches.codeHashes.get(missing, req));
+}
+
+/**
+ * {@link codeHashes} of every raw address among `addresses`, read by a statement of its own instead of the shared
+ * batch: for a batch loader that has just read the records naming them (repo/transactions.ts), so that the address
+ * book of those records costs no further wait.
+ */
+export function readBookCodeHashes(db: DbCore, req: Req, addresses: Iterable<string | null | undefined>): Promise<Map<string, string | null>> {
+  const raw: string[] = [];
+  for (const a of addresses) if (a && RAW.test(a)) raw.push(a);
+  return cachedCodeHashes(db, raw, undefined, (missing) => readCodeHashes(db, req, missing));
+}
+
+async function cachedCodeHashes(
+  db: DbCore,
+  accounts: Iterable<string>,
+  known: ReadonlyMap<string, string | null> | undefined,
+  read: (missing: string[]) => Promise<ReadonlyMap<string, string | null>>,
 ): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   const missing: string[] = [];
@@ -32,7 +52,7 @@ export async function codeHashes(
     else missing.push(a);
   }
   if (missing.length > 0) {
-    const found = await db.batches.codeHashes.get(missing, req);
+    const found = await read(missing);
     for (const a of missing) {
       const h = found.get(a) ?? null;
       out.set(a, h);

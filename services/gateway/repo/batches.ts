@@ -3,8 +3,8 @@ import { readCodeHashes } from './address-book.js';
 import { type BatcherOptions, KeyBatcher } from './batcher.js';
 import { readBlocksBySeqno } from './blocks.js';
 import type { DbCore } from './db.js';
-import type { Row, TransactionRecord } from './records.js';
-import { type MessageSide, type TxKey, readTransactions, readTxKeysByHash, readTxKeysByMessage } from './transactions.js';
+import type { Row } from './records.js';
+import { type MessageSide, type TxKey, type TxRead, readTxKeysByHash, readTxKeysByMessage, readTxReads } from './transactions.js';
 
 /** The point reads that concurrent requests share (batcher.ts), one batcher per kind of read. */
 export interface Batches {
@@ -12,8 +12,8 @@ export interface Batches {
   latestStates: KeyBatcher<Row>;
   /** Code hashes by raw address (every address book). */
   codeHashes: KeyBatcher<string | null>;
-  /** Complete transaction records by `account|lt` (every transactions response). */
-  txRecords: KeyBatcher<TransactionRecord>;
+  /** Complete transaction records by `account|lt`, with their address book code hashes (every transactions response). */
+  txRecords: KeyBatcher<TxRead>;
   /** Transaction keys by transaction hash (transactions?hash=). */
   txKeysByHash: KeyBatcher<TxKey[]>;
   /** The sides of a message by its hash or normalized hash (transactionsByMessage?msg_hash=). */
@@ -40,7 +40,7 @@ export function createBatches(db: DbCore, opts: BatchesOptions): Batches {
   return {
     latestStates: new KeyBatcher((keys, req) => readLatestStates(db, req, keys), o(MAX_KEYS.states)),
     codeHashes: new KeyBatcher((keys, req) => readCodeHashes(db, req, keys), o(MAX_KEYS.states)),
-    txRecords: new KeyBatcher((keys, req) => readTransactions(db, req, keys), o(MAX_KEYS.transactions)),
+    txRecords: new KeyBatcher((keys, req) => readTxReads(db, req, keys), o(MAX_KEYS.transactions)),
     txKeysByHash: new KeyBatcher((keys, req) => readTxKeysByHash(db, req, keys), o(MAX_KEYS.hashes)),
     txKeysByMessage: new KeyBatcher((keys, req) => readTxKeysByMessage(db, req, keys), o(MAX_KEYS.hashes)),
     blocksBySeqno: new KeyBatcher((keys, req) => readBlocksBySeqno(db, req, keys), o(MAX_KEYS.seqnos)),

@@ -13,8 +13,9 @@ export interface DbCore {
   /** Print user-friendly addresses with the testnet flag (instances that index testnet). */
   readonly testnet: boolean;
   /**
-   * Read transaction records and hashes from the key → value tables first (0008_transaction_points.sql), which the
-   * decode stage fills when TONFLOW_STORE_POINT_READS is set; keys they lack are read from the MergeTree tables.
+   * Read transaction records and hashes from the key → value tables first (0009_transaction_documents.sql,
+   * 0008_transaction_points.sql), which the decode stage fills when TONFLOW_STORE_POINT_READS is set; keys they lack
+   * are read from the MergeTree tables.
    */
   readonly pointReads: boolean;
 }

@@ -31,8 +31,8 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
 
   /** The TransactionsResponse of a page of keys. */
   async function respond(req: FastifyRequest, keys: readonly TxKey[]) {
-    const transactions = await loadTransactions(deps.db, req.tf, keys);
-    return { transactions, address_book: await book(deps, req, transactionAddresses(transactions)) };
+    const { transactions, codes } = await loadTransactions(deps.db, req.tf, keys);
+    return { transactions, address_book: await book(deps, req, transactionAddresses(transactions), codes) };
   }
 
   async function mcBlockMustExist(req: FastifyRequest, seqno: number): Promise<void> {
