@@ -498,8 +498,10 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'waits for, one after the other. Point reads of one kind that arrive while such a read runs share the next ' +
       'statement (services/gateway/repo/batcher.ts: blocks by seqno, account states, transaction records, transaction ' +
       'keys by hash and by message hash, code hashes), and a transaction batch reads its records and the code hashes of ' +
-      'their address book together (repo/transactions.ts `TxRead`), so a request waits for one batch. What stays per ' +
-      'request is the key lookup of `transactions?account=`. Beyond what the store can ' +
+      'their address book together (repo/transactions.ts `TxRead`), so a request waits for one batch. The pages of ' +
+      '`transactions?account=` that arrive together are one statement too, a UNION ALL branch each on ' +
+      '`account_transactions` (0011_account_transactions.sql, 256-row granules), whose batch also reads their records. ' +
+      'Beyond what the store can ' +
       'serve, requests queue and the p99 measures the queue. ' +
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
       'as latency (a lower bound). From the MergeTree tables alone an uncached transaction record is four statements (the ' +

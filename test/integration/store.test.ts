@@ -595,6 +595,11 @@ function storeSuite(target: Target): void {
       );
       expect(msgs.some((m) => m.hash_norm !== null)).toBe(true);
       expect(stored.map((r) => r.s)).toEqual(sides(msgs));
+      // Transactions stored before 0011 are in its account_transactions, once per key.
+      const keyed = (sql: string) => legacy.query<{ k: string }>(sql).then((rows) => rows.map((r) => r.k));
+      expect(await keyed("SELECT DISTINCT concat(account, ' ', toString(lt), ' ', toString(now)) AS k FROM account_transactions ORDER BY k")).toEqual(
+        await keyed("SELECT DISTINCT concat(account, ' ', toString(lt), ' ', toString(now)) AS k FROM transactions ORDER BY k"),
+      );
       // The same columns as a database created at the newest version, and no row lost.
       const columnsNow = await legacy.columnTypes('transactions');
       expect([...columnsNow.entries()]).toEqual([...(await store.columnTypes('transactions')).entries()]);

@@ -245,6 +245,9 @@ export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: T
       params,
     );
     if (!cached) for (const r of rows) db.caches.txKeys.set(f.hash, { account: String(r.account), lt: String(r.lt) });
+  } else if (f.accounts?.length === 1 && plan.where.length === 0 && !page.cursor && order === 'lt') {
+    // One account's page, as wallets ask for it: shared with concurrent requests (accountPage).
+    return accountPage(db, req, f.accounts[0]!, page);
   } else {
     let where: string[];
     if (f.accounts && f.accounts.length > 0) {
@@ -291,6 +294,77 @@ async function distinctPage(
     }
     if (page.length >= end || rows.length < n) return page.slice(offset, end);
   }
+}
+
+/** A row of an account's page, with its record when the page's batch read it. */
+export interface AccountPageRow extends TxKey {
+  now: number;
+}
+
+/**
+ * transactions?account=A with nothing but limit, offset and sort: the page from the batch of such requests
+ * (batches.ts, {@link readAccountPages}), with its records. The next cursor as the general listing gives it.
+ */
+async function accountPage(db: Db, req: Req, account: string, page: TxPage): Promise<TxResult> {
+  const key = [page.sort, page.offset, page.limit, account].join('|');
+  const rows = (await db.batches.accountPages.get([key], req)).get(key) ?? [];
+  const keys = rows.map((r): TxKey => (r.read ? { account: r.account, lt: r.lt, read: r.read } : { account: r.account, lt: r.lt }));
+  const last = rows[rows.length - 1];
+  return { keys, next: rows.length === page.limit && last ? { now: last.now, lt: last.lt, account: last.account } : null };
+}
+
+/**
+ * The pages of a batch of `sort|offset|limit|account` keys from `account_transactions` (0011_account_transactions.sql),
+ * each page a UNION ALL branch that reads its account's newest (or oldest) rows in key order and stops at the page's
+ * end, then the records of every page with their address book ({@link TxRead}): a request waits for one batch.
+ * Rows written twice and not merged yet are skipped; a page they leave short is read again on its own
+ * ({@link distinctPage}).
+ */
+export async function readAccountPages(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, AccountPageRow[]>> {
+  const params: QueryParams = {};
+  const pages = keys.map((key, i) => {
+    // A raw address has no '|'.
+    const [sort, offset, limit, account] = key.split('|') as [string, string, string, string];
+    const p = { account, sort: sort === 'asc' ? 'ASC' : 'DESC', offset: Number(offset), limit: Number(limit) };
+    params[`q${i}`] = i;
+    params[`a${i}`] = p.account;
+    params[`n${i}`] = p.offset + p.limit;
+    return p;
+  });
+  const branches = pages.map(
+    (p, i) => `(SELECT {q${i}:UInt32} AS q, account, lt, now FROM account_transactions WHERE account = {a${i}:String} ORDER BY lt ${p.sort} LIMIT {n${i}:UInt64})`,
+  );
+  const rows = await query<{ q: number; account: string; lt: string; now: number }>(db, req, branches.join(' UNION ALL '), params);
+  const byPage = groupBy(rows, (r) => String(r.q));
+  const out = new Map<string, Array<{ account: string; lt: string; now: number }>>();
+  for (let i = 0; i < pages.length; i++) {
+    const p = pages[i]!;
+    const got = byPage.get(String(i)) ?? [];
+    const end = p.offset + p.limit;
+    const distinct = got.filter((r, j) => j === 0 || String(r.lt) !== String(got[j - 1]!.lt));
+    const page =
+      distinct.length < end && got.length === end
+        ? await distinctPage(db, req, `SELECT account, lt, now FROM account_transactions WHERE account = {account:String} ORDER BY lt ${p.sort}`, {
+            account: p.account,
+            offset: p.offset,
+            limit: p.limit,
+          })
+        : distinct.slice(p.offset, end);
+    out.set(keys[i]!, page);
+  }
+  const reads = await readTxReads(db, req, [...new Set([...out.values()].flat().map(keyOf))]);
+  const result = new Map<string, AccountPageRow[]>();
+  for (const [key, page] of out) {
+    result.set(
+      key,
+      page.map((r): AccountPageRow => {
+        const row = { account: String(r.account), lt: String(r.lt), now: Number(r.now) };
+        const read = reads.get(keyOf(row));
+        return read ? { ...row, read } : row;
+      }),
+    );
+  }
+  return result;
 }
 
 /** transactionsByMessage's filter (api-v3.md §1.7): at least one of the three. */
