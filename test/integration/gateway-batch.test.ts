@@ -125,6 +125,29 @@ describeFixtures('gateway: concurrent point reads share statements', () => {
     ]);
   });
 
+  it('one account\'s transaction pages: concurrent ones share a statement and answer as one at a time and as the general statement', async () => {
+    const counts = fx.blocks
+      .flatMap((b) => b.rows.transactions)
+      .reduce((m, t) => m.set(t.account, (m.get(t.account) ?? 0) + 1), new Map<string, number>());
+    const accounts = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([a]) => a);
+    expect(counts.get(accounts[0]!)).toBeGreaterThan(10);
+    const urls = accounts.flatMap((a) => [
+      `/api/v3/transactions?account=${a}`,
+      `/api/v3/transactions?account=${a}&limit=3&offset=2`,
+      `/api/v3/transactions?account=${a}&limit=4&sort=asc`,
+    ]);
+    const r = await both(urls);
+    expect(r.together).toEqual(r.alone);
+    expect(r.sharedStatements).toBeLessThan(r.aloneStatements / 2);
+    for (const [i, u] of urls.entries()) {
+      // start_lt=0 holds for every transaction: the same question, answered by the general listing of `transactions`.
+      const [page, general] = await Promise.all([app.inject({ method: 'GET', url: u }), app.inject({ method: 'GET', url: `${u}&start_lt=0` })]);
+      expect(general.body, u).toBe(r.alone[i]);
+      expect(page.headers['x-next-cursor'], u).toBe(general.headers['x-next-cursor']);
+      expect((JSON.parse(page.body) as { transactions: unknown[] }).transactions.length, u).toBeGreaterThan(0);
+    }
+  });
+
   it('transactionsByMessage by message hash (raw or normalized) orders and pages as the general statement does', async () => {
     const txs = fx.blocks.flatMap((b) => b.decoded.transactions);
     const all = txs.flatMap((t) => [...(t.in_msg ? [t.in_msg] : []), ...t.out_msgs]);

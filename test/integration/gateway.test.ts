@@ -1074,6 +1074,8 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       const urls = [
         '/api/v3/transactions?limit=100',
         '/api/v3/transactions?limit=7&offset=20&sort=asc',
+        // With the copies below, the first read of this page comes out short and is repeated with twice the rows.
+        '/api/v3/transactions?limit=1000&offset=1000&sort=asc',
         `/api/v3/transactions?account=${account}&limit=5`,
         `/api/v3/transactions?account=${account}&limit=4&offset=6&sort=asc`,
         `/api/v3/transactionsByMasterchainBlock?seqno=${mc}&limit=20&offset=3`,
@@ -1095,8 +1097,11 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         await fx.store.command('SYSTEM STOP MERGES account_transactions');
         await insertRows(fx.store, fx.blocks, ['transactions']);
         await insertRows(fx.store, fx.blocks, ['transactions']);
-        const [n] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transactions');
-        expect(Number(n!.n)).toBeGreaterThanOrEqual(3 * fx.blocks.reduce((k, b) => k + b.rows.transactions.length, 0));
+        const stored = fx.blocks.reduce((k, b) => k + b.rows.transactions.length, 0);
+        for (const t of ['transactions', 'account_transactions']) {
+          const [n] = await fx.store.query<{ n: string }>(`SELECT count() AS n FROM ${t}`);
+          expect(Number(n!.n), t).toBeGreaterThanOrEqual(3 * stored);
+        }
         expect(await read()).toEqual(before);
       } finally {
         await fx.store.command('SYSTEM START MERGES transactions');

@@ -31,7 +31,12 @@ export function codeHashes(
 export function readBookCodeHashes(db: DbCore, req: Req, addresses: Iterable<string | null | undefined>): Promise<Map<string, string | null>> {
   const raw: string[] = [];
   for (const a of addresses) if (a && RAW.test(a)) raw.push(a);
-  return cachedCodeHashes(db, raw, undefined, (missing) => readCodeHashes(db, req, missing));
+  return cachedCodeHashes(db, raw, undefined, async (missing) => {
+    // In statements of at most the shared batch's size (batches.ts MAX_KEYS.states).
+    const out = new Map<string, string | null>();
+    for (let i = 0; i < missing.length; i += 1000) for (const [a, h] of await readCodeHashes(db, req, missing.slice(i, i + 1000))) out.set(a, h);
+    return out;
+  });
 }
 
 async function cachedCodeHashes(

@@ -245,7 +245,7 @@ export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: T
       params,
     );
     if (!cached) for (const r of rows) db.caches.txKeys.set(f.hash, { account: String(r.account), lt: String(r.lt) });
-  } else if (f.accounts?.length === 1 && plan.where.length === 0 && !page.cursor && order === 'lt') {
+  } else if (f.accounts?.length === 1 && plan.where.length === 0 && !page.cursor && order === 'lt' && page.offset + page.limit <= JS_PAGE_ROWS) {
     // One account's page, as wallets ask for it: shared with concurrent requests (accountPage).
     return accountPage(db, req, f.accounts[0]!, page);
   } else {
@@ -268,12 +268,19 @@ export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: T
 }
 
 /**
- * The page `params.offset`, `params.limit` of the distinct rows of `ordered` (a statement ending in its ORDER BY, whose
+ * Rows a page may bring into the gateway to skip its offset and drop replayed duplicates ({@link distinctPage}); a
+ * deeper page is cut by ClickHouse itself.
+ */
+const JS_PAGE_ROWS = 4000;
+
+/**
+ * The page `params.offset`, `params.limit` of the distinct rows of `ordered` (a `SELECT …` ending in its ORDER BY, whose
  * replayed rows are equal and hence adjacent). Not `SELECT DISTINCT`: DISTINCT keeps ClickHouse from stopping at the
  * LIMIT, so it read every row of the condition (all of an account's transactions: 16.7 against 5.6 ms for the busiest
  * account of a 300,000-transaction store; the newest page of all transactions: 29 against 10 ms). The rows are read
  * up to the page's end and deduplicated here; while replays not yet merged leave the page short, the read is repeated
- * with twice the rows.
+ * with twice the rows. A page that would need more than {@link JS_PAGE_ROWS} rows (a deep offset, or many duplicates)
+ * takes the DISTINCT statement, so that a client cannot make the gateway hold a large part of a table.
  */
 async function distinctPage(
   db: DbCore,
@@ -283,7 +290,7 @@ async function distinctPage(
 ): Promise<Array<{ account: string; lt: string; now: number }>> {
   const offset = Number(params.offset);
   const end = offset + Number(params.limit);
-  for (let n = end; ; n *= 2) {
+  for (let n = end; n <= JS_PAGE_ROWS; n *= 2) {
     const rows = await query<{ account: string; lt: string; now: number }>(db, req, `${ordered} LIMIT {n:UInt64}`, { ...params, n });
     const page: typeof rows = [];
     let prev = '';
@@ -294,6 +301,8 @@ async function distinctPage(
     }
     if (page.length >= end || rows.length < n) return page.slice(offset, end);
   }
+  const distinct = ordered.replace(/^SELECT /, 'SELECT DISTINCT ');
+  return query(db, req, `${distinct} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, params);
 }
 
 /** A row of an account's page, with its record when the page's batch read it. */
@@ -461,6 +470,9 @@ export interface MessageSide extends TxKey {
   direction: string;
 }
 
+/** Sides of one message hash whose records its lookup reads: an internal message has two. */
+const MAX_SIDES_READ = 8;
+
 /**
  * The sides of each message hash of a batch (batches.ts), the hash taken as a message hash or as an external
  * message's normalized hash (TEP-467), as the general statement takes it: one read of `message_sides` by its key
@@ -481,8 +493,11 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
     const k = `${r.lookup_hash}|${r.direction}|${r.account}|${r.lt}`;
     return seen.has(k) ? false : (seen.add(k), true);
   });
-  // The records of every side, in this batch too: the request then waits for one batch (TxRead).
-  const reads = await readTxReads(db, req, [...new Set(rows.map(keyOf))]);
+  // The records of the sides, in this batch too: the request then waits for one batch (TxRead). A hash with many
+  // sides (an external message repeated, or a normalized hash many share) gets only its page's, by loadTransactions.
+  const count = new Map<string, number>();
+  for (const r of rows) count.set(r.lookup_hash, (count.get(r.lookup_hash) ?? 0) + 1);
+  const reads = await readTxReads(db, req, [...new Set(rows.filter((r) => count.get(r.lookup_hash)! <= MAX_SIDES_READ).map(keyOf))]);
   return groupBy(
     rows,
     (r) => r.lookup_hash,

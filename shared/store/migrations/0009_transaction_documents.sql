@@ -14,7 +14,9 @@
 --   as from `account_states`.
 --
 -- Upgrade without a reindex: keys this table lacks are read from the MergeTree tables, as keys 0008's table lacked
--- were. That includes everything `transaction_points` held, which is dropped: the gateway no longer reads it.
+-- were. That includes everything `transaction_points` held: the decode stage no longer writes it and the gateway no
+-- longer reads it. It stays until a later migration drops it, so that an indexer of the version before, still running
+-- during the upgrade, keeps storing.
 -- A later stage that changes a stored transaction (trace_id) must write its row here too.
 CREATE TABLE IF NOT EXISTS transaction_documents
 (
@@ -34,5 +36,3 @@ ENGINE = EmbeddedRocksDB
 PRIMARY KEY key
 -- As 0008: rows go through the memtable, which costs the decode stage's many medium-sized inserts less CPU.
 SETTINGS optimize_for_bulk_insert = 0;
-
-DROP TABLE IF EXISTS transaction_points;

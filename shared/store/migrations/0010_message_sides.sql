@@ -13,7 +13,7 @@
 -- Materialized views fill it from every insert into `messages`, so no writer has to know about it, an old writer
 -- still running during the upgrade included. The inserts below copy the messages stored before, once; a crash
 -- part-way re-runs the file, and the rows it wrote twice are the same key, which ReplacingMergeTree keeps once and
--- the gateway's DISTINCT reads once.
+-- the gateway reads once (it drops repeated rows itself).
 CREATE TABLE IF NOT EXISTS message_sides
 (
     lookup_hash FixedString(44),
