@@ -1050,16 +1050,20 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
 
   // -----------------------------------------------------------------------------------------------------------
   describe('with rows written after the fixtures (these tests change the store)', () => {
-    it('transaction pages are the same while replayed rows are not merged yet: each transaction once, none skipped', async () => {
-      const app = await buildApp({
+    /** A gateway on the fixture store with every cache off: each request reads the store. */
+    const uncachedApp = (pointReads: boolean) =>
+      buildApp({
         store: fx.store,
         logger: silentLogger(),
         metrics: createMetrics({ service: 'gateway', processMetrics: false }),
         config: {
           apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true,
-          responseCacheEntries: 0, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, pointReads: false,
+          responseCacheEntries: 0, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, pointReads,
         },
       });
+
+    it('transaction pages are the same while replayed rows are not merged yet: each transaction once, none skipped', async () => {
+      const app = await uncachedApp(false);
       const busiest = fx.blocks
         .flatMap((b) => b.rows.transactions)
         .reduce((m, t) => m.set(t.account, (m.get(t.account) ?? 0) + 1), new Map<string, number>());
@@ -1111,16 +1115,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
     });
 
     it('transaction records and hash lookups come from transaction_documents, equal to the MergeTree tables without them', async () => {
-      // Gateway caches off: every request reads the store.
-      const app = await buildApp({
-        store: fx.store,
-        logger: silentLogger(),
-        metrics: createMetrics({ service: 'gateway', processMetrics: false }),
-        config: {
-          apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true,
-          responseCacheEntries: 0, cacheEntries: 0, txRecordCacheEntries: 0, addressBookTtlMs: 0, pointReads: true,
-        },
-      });
+      const app = await uncachedApp(true);
       const POINTS = ['transaction_documents', 'transaction_hash_points'] as const;
       try {
         const txs = fx.blocks.flatMap((b) => b.rows.transactions);

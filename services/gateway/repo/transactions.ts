@@ -292,17 +292,22 @@ async function distinctPage(
   const end = offset + Number(params.limit);
   for (let n = end; n <= JS_PAGE_ROWS; n *= 2) {
     const rows = await query<{ account: string; lt: string; now: number }>(db, req, `${ordered} LIMIT {n:UInt64}`, { ...params, n });
-    const page: typeof rows = [];
-    let prev = '';
-    for (const r of rows) {
-      const k = `${String(r.account)}|${String(r.lt)}`;
-      if (k !== prev) page.push(r);
-      prev = k;
-    }
+    const page = dropRepeats(rows);
     if (page.length >= end || rows.length < n) return page.slice(offset, end);
   }
   const distinct = ordered.replace(/^SELECT /, 'SELECT DISTINCT ');
   return query(db, req, `${distinct} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, params);
+}
+
+/** `rows` without the rows equal in key to the one before (replays of a row, adjacent in key order). */
+function dropRepeats<T extends { account: unknown; lt: unknown }>(rows: readonly T[]): T[] {
+  return rows.filter((r, i) => i === 0 || keyOf(r) !== keyOf(rows[i - 1]!));
+}
+
+/** `k` with the record and code hashes its batch read for it, if any. */
+function withRead<T extends TxKey>(k: T, reads: ReadonlyMap<string, TxRead>): T {
+  const read = reads.get(keyOf(k));
+  return read ? { ...k, read } : k;
 }
 
 /** A row of an account's page, with its record when the page's batch read it. */
@@ -317,9 +322,8 @@ export interface AccountPageRow extends TxKey {
 async function accountPage(db: Db, req: Req, account: string, page: TxPage): Promise<TxResult> {
   const key = [page.sort, page.offset, page.limit, account].join('|');
   const rows = (await db.batches.accountPages.get([key], req)).get(key) ?? [];
-  const keys = rows.map((r): TxKey => (r.read ? { account: r.account, lt: r.lt, read: r.read } : { account: r.account, lt: r.lt }));
   const last = rows[rows.length - 1];
-  return { keys, next: rows.length === page.limit && last ? { now: last.now, lt: last.lt, account: last.account } : null };
+  return { keys: rows, next: rows.length === page.limit && last ? { now: last.now, lt: last.lt, account: last.account } : null };
 }
 
 /**
@@ -350,7 +354,7 @@ export async function readAccountPages(db: DbCore, req: Req, keys: readonly stri
     const p = pages[i]!;
     const got = byPage.get(String(i)) ?? [];
     const end = p.offset + p.limit;
-    const distinct = got.filter((r, j) => j === 0 || String(r.lt) !== String(got[j - 1]!.lt));
+    const distinct = dropRepeats(got);
     const page =
       distinct.length < end && got.length === end
         ? await distinctPage(db, req, `SELECT account, lt, now FROM account_transactions WHERE account = {account:String} ORDER BY lt ${p.sort}`, {
@@ -366,11 +370,7 @@ export async function readAccountPages(db: DbCore, req: Req, keys: readonly stri
   for (const [key, page] of out) {
     result.set(
       key,
-      page.map((r): AccountPageRow => {
-        const row = { account: String(r.account), lt: String(r.lt), now: Number(r.now) };
-        const read = reads.get(keyOf(row));
-        return read ? { ...row, read } : row;
-      }),
+      page.map((r) => withRead<AccountPageRow>({ account: String(r.account), lt: String(r.lt), now: Number(r.now) }, reads)),
     );
   }
   return result;
@@ -458,7 +458,8 @@ async function byMessageHash(
     const k = keyOf(m);
     if (seen.has(k)) continue;
     seen.add(k);
-    keys.push(m.read ? { account: m.account, lt: m.lt, read: m.read } : { account: m.account, lt: m.lt });
+    const { direction: _d, ...key } = m;
+    keys.push(key);
   }
   const dir = page.sort === 'asc' ? 1 : -1;
   keys.sort((a, b) => dir * compareU64(a.lt, b.lt) || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
@@ -501,11 +502,7 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
   return groupBy(
     rows,
     (r) => r.lookup_hash,
-    (r): MessageSide => {
-      const side = { account: String(r.account), lt: String(r.lt), direction: r.direction };
-      const read = reads.get(keyOf(side));
-      return read ? { ...side, read } : side;
-    },
+    (r) => withRead<MessageSide>({ account: String(r.account), lt: String(r.lt), direction: r.direction }, reads),
   );
 }
 
@@ -701,10 +698,7 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
   return groupBy(
     keys,
     (k) => k.hash,
-    (k): TxKey => {
-      const read = reads.get(keyOf(k));
-      return read ? { account: k.account, lt: k.lt, read } : { account: k.account, lt: k.lt };
-    },
+    (k) => withRead<TxKey>({ account: k.account, lt: k.lt }, reads),
   );
 }
 
