@@ -499,8 +499,10 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'statement (services/gateway/repo/batcher.ts: blocks by seqno, account states, transaction records, transaction ' +
       'keys by hash and by message hash, code hashes), and a transaction batch reads its records and the code hashes of ' +
       'their address book together (repo/transactions.ts `TxRead`), so a request waits for one batch. The pages of ' +
-      '`transactions?account=` that arrive together are one statement too, a UNION ALL branch each on ' +
-      '`account_transactions` (0011_account_transactions.sql, 256-row granules), whose batch also reads their records. ' +
+      '`transactions?account=` that arrive together are one statement too: their accounts\' newest lts as one `IN` list ' +
+      'on `account_recent_transactions` (0012_account_recent_transactions.sql: the 64 newest lts of each account), ' +
+      'or, for oldest-first and deeper pages, a UNION ALL branch each on `account_transactions` (0011, 256-row ' +
+      'granules); the batch also reads their records. ' +
       'Beyond what the store can ' +
       'serve, requests queue and the p99 measures the queue. ' +
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
@@ -510,7 +512,8 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'written with them) a record is one key read in RocksDB (0009_transaction_documents.sql: the transaction with its ' +
       'messages, their bodies and its states), and a hash finds its record in the same statement. ' +
       '`transactionsByMessage?msg_hash=` finds the transactions of a message in `message_sides` in both configurations ' +
-      '(0010_message_sides.sql, 256-row granules). The option costs ingest CPU and disk (bench ingest). With caches on, ' +
+      '(0010_message_sides.sql, 256-row granules; 0013 shrinks its compressed blocks to 4-16 KiB, so that a granule ' +
+      'read decompresses about its own rows). The option costs ingest CPU and disk (bench ingest). With caches on, ' +
       "repeated requests are answered from the gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
       'unchanged, checked every 500 ms), without a statement. Each corpus copy moves every internal message\'s created_lt ' +
       '(bench/corpus.ts), so an internal message hash names one message, as on a real chain.',

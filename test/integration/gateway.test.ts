@@ -1081,6 +1081,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         // With the copies below, the first read of this page comes out short and is repeated with twice the rows.
         '/api/v3/transactions?limit=1000&offset=1000&sort=asc',
         `/api/v3/transactions?account=${account}&limit=5`,
+        `/api/v3/transactions?account=${account}&limit=20&offset=10`,
         `/api/v3/transactions?account=${account}&limit=4&offset=6&sort=asc`,
         `/api/v3/transactionsByMasterchainBlock?seqno=${mc}&limit=20&offset=3`,
       ];
@@ -1097,8 +1098,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         expect(before.filter((r) => r.status !== 200 || r.txs.length === 0)).toEqual([]);
         // Two more copies of every transaction row (and of what the materialized view derives), kept apart until the
         // test ends.
-        await fx.store.command('SYSTEM STOP MERGES transactions');
-        await fx.store.command('SYSTEM STOP MERGES account_transactions');
+        for (const t of ['transactions', 'account_transactions', 'account_recent_transactions']) await fx.store.command(`SYSTEM STOP MERGES ${t}`);
         await insertRows(fx.store, fx.blocks, ['transactions']);
         await insertRows(fx.store, fx.blocks, ['transactions']);
         const stored = fx.blocks.reduce((k, b) => k + b.rows.transactions.length, 0);
@@ -1108,8 +1108,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         }
         expect(await read()).toEqual(before);
       } finally {
-        await fx.store.command('SYSTEM START MERGES transactions');
-        await fx.store.command('SYSTEM START MERGES account_transactions');
+        for (const t of ['transactions', 'account_transactions', 'account_recent_transactions']) await fx.store.command(`SYSTEM START MERGES ${t}`);
         await app.close();
       }
     });

@@ -373,6 +373,7 @@ function accessPathSuite(url: string | null): void {
       { path: 'shard_state.by_mc.lookup', params: () => ({ seqno: 5000 }), expect: [{ read: 'shard_state', via: 'primary' }] },
       { path: 'shard_state.by_mc', params: () => ({ seqno: 5000 }), expect: [{ read: 'blocks', via: 'primary' }] },
 
+      { path: 'tx.by_account.recent', params: () => ({ accounts: [tx().account, HOT] }), expect: [{ read: 'account_recent_transactions', via: 'primary' }] },
       { path: 'tx.by_account.page', params: () => ({ q: 0, account: tx().account, n: 10 }), expect: [{ read: 'account_transactions', via: 'primary' }] },
       { path: 'tx.by_account', params: () => ({ accounts: [tx().account], start_lt: '0', end_lt: U64_MAX, ...page }), expect: [{ read: 'transactions', via: 'primary' }] },
       {

@@ -603,6 +603,16 @@ function storeSuite(target: Target): void {
       expect(await keyed("SELECT DISTINCT concat(account, ' ', toString(lt), ' ', toString(now)) AS k FROM account_transactions ORDER BY k")).toEqual(
         await keyed("SELECT DISTINCT concat(account, ' ', toString(lt), ' ', toString(now)) AS k FROM transactions ORDER BY k"),
       );
+      // And in 0012's account_recent_transactions: each account's 64 newest lts.
+      expect(
+        await keyed(
+          "SELECT concat(account, ' ', arrayStringConcat(arrayMap(x -> toString(bitNot(x)), arrayDistinct(groupArraySortedMerge(64)(newest))), ',')) AS k FROM account_recent_transactions GROUP BY account ORDER BY k",
+        ),
+      ).toEqual(
+        await keyed(
+          "SELECT concat(account, ' ', arrayStringConcat(arrayMap(x -> toString(x), arraySlice(arrayReverseSort(groupUniqArray(lt)), 1, 64)), ',')) AS k FROM transactions GROUP BY account ORDER BY k",
+        ),
+      );
       // The same columns as a database created at the newest version, and no row lost.
       const columnsNow = await legacy.columnTypes('transactions');
       expect([...columnsNow.entries()]).toEqual([...(await store.columnTypes('transactions')).entries()]);

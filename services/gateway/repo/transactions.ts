@@ -327,53 +327,115 @@ async function accountPage(db: Db, req: Req, account: string, page: TxPage): Pro
 }
 
 /**
- * The pages of a batch of `sort|offset|limit|account` keys from `account_transactions` (0011_account_transactions.sql),
- * each page a UNION ALL branch that reads its account's newest (or oldest) rows in key order and stops at the page's
- * end, then the records of every page with their address book ({@link TxRead}): a request waits for one batch.
- * Rows written twice and not merged yet are skipped; a page they leave short is read again on its own
- * ({@link distinctPage}).
+ * Rows `account_recent_transactions` keeps per account (0012_account_recent_transactions.sql): newest pages that end
+ * within them are read from there.
+ */
+const RECENT_ROWS = 64;
+
+/**
+ * The pages of a batch of `sort|offset|limit|account` keys, then the records of every page with their address book
+ * ({@link TxRead}): a request waits for one batch. Newest-first pages that end within the {@link RECENT_ROWS} newest
+ * rows come from `account_recent_transactions`, every account of the batch in one `IN` list ({@link readRecent});
+ * the others, and those the kept rows cannot answer exactly, from `account_transactions` (0011), one UNION ALL branch
+ * each that reads its account's newest (or oldest) rows in key order and stops at the page's end. Rows written twice
+ * and not merged yet are skipped; a page they leave short is read again on its own ({@link distinctPage}).
  */
 export async function readAccountPages(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, AccountPageRow[]>> {
-  const params: QueryParams = {};
-  const pages = keys.map((key, i) => {
+  const pages = keys.map((key) => {
     // A raw address has no '|'.
     const [sort, offset, limit, account] = key.split('|') as [string, string, string, string];
-    const p = { account, sort: sort === 'asc' ? 'ASC' : 'DESC', offset: Number(offset), limit: Number(limit) };
-    params[`q${i}`] = i;
-    params[`a${i}`] = p.account;
-    params[`n${i}`] = p.offset + p.limit;
-    return p;
+    return { key, account, sort: sort === 'asc' ? ('ASC' as const) : ('DESC' as const), offset: Number(offset), limit: Number(limit) };
   });
-  const branches = pages.map(
-    (p, i) => `(SELECT {q${i}:UInt32} AS q, account, lt, now FROM account_transactions WHERE account = {a${i}:String} ORDER BY lt ${p.sort} LIMIT {n${i}:UInt64})`,
-  );
-  const rows = await query<{ q: number; account: string; lt: string; now: number }>(db, req, branches.join(' UNION ALL '), params);
-  const byPage = groupBy(rows, (r) => String(r.q));
-  const out = new Map<string, Array<{ account: string; lt: string; now: number }>>();
-  for (let i = 0; i < pages.length; i++) {
-    const p = pages[i]!;
-    const got = byPage.get(String(i)) ?? [];
-    const end = p.offset + p.limit;
-    const distinct = dropRepeats(got);
-    const page =
-      distinct.length < end && got.length === end
-        ? await distinctPage(db, req, `SELECT account, lt, now FROM account_transactions WHERE account = {account:String} ORDER BY lt ${p.sort}`, {
-            account: p.account,
-            offset: p.offset,
-            limit: p.limit,
-          })
-        : distinct.slice(p.offset, end);
-    out.set(keys[i]!, page);
+  const out = new Map<string, Array<{ account: string; lt: string; now?: number }>>();
+  const fromRecent = pages.filter((p) => p.sort === 'DESC' && p.offset + p.limit <= RECENT_ROWS);
+  const recent = fromRecent.length > 0 ? await readRecent(db, req, [...new Set(fromRecent.map((p) => p.account))]) : new Map<string, Recent>();
+  const rest: typeof pages = [];
+  for (const p of pages) {
+    const r = p.sort === 'DESC' ? recent.get(p.account) : undefined;
+    if (r && (r.complete || r.rows.length >= p.offset + p.limit)) out.set(p.key, r.rows.slice(p.offset, p.offset + p.limit));
+    else rest.push(p);
+  }
+  if (rest.length > 0) {
+    const params: QueryParams = {};
+    const branches = rest.map((p, i) => {
+      params[`q${i}`] = i;
+      params[`a${i}`] = p.account;
+      params[`n${i}`] = p.offset + p.limit;
+      return `(SELECT {q${i}:UInt32} AS q, account, lt, now FROM account_transactions WHERE account = {a${i}:String} ORDER BY lt ${p.sort} LIMIT {n${i}:UInt64})`;
+    });
+    const rows = await query<{ q: number; account: string; lt: string; now: number }>(db, req, branches.join(' UNION ALL '), params);
+    const byPage = groupBy(rows, (r) => String(r.q));
+    for (let i = 0; i < rest.length; i++) {
+      const p = rest[i]!;
+      const got = byPage.get(String(i)) ?? [];
+      const end = p.offset + p.limit;
+      const distinct = dropRepeats(got);
+      const page =
+        distinct.length < end && got.length === end
+          ? await distinctPage(db, req, `SELECT account, lt, now FROM account_transactions WHERE account = {account:String} ORDER BY lt ${p.sort}`, {
+              account: p.account,
+              offset: p.offset,
+              limit: p.limit,
+            })
+          : distinct.slice(p.offset, end);
+      out.set(p.key, page);
+    }
   }
   const reads = await readTxReads(db, req, [...new Set([...out.values()].flat().map(keyOf))]);
   const result = new Map<string, AccountPageRow[]>();
   for (const [key, page] of out) {
     result.set(
       key,
-      page.map((r) => withRead<AccountPageRow>({ account: String(r.account), lt: String(r.lt), now: Number(r.now) }, reads)),
+      page.map((r) => {
+        const row = withRead<AccountPageRow>({ account: String(r.account), lt: String(r.lt), now: Number(r.now) }, reads);
+        // account_recent_transactions keeps lts only; the record has the row's `now`. An account page's cursor
+        // continues in lt order, which does not compare `now`.
+        if (r.now === undefined) row.now = row.read?.record.now ?? 0;
+        return row;
+      }),
     );
   }
   return result;
+}
+
+/** An account's newest rows as `account_recent_transactions` knows them. */
+interface Recent {
+  /** Distinct rows, newest first: every row of the account down to the last one (none missing in between). */
+  rows: Array<{ account: string; lt: string }>;
+  /** The account has no rows besides these. */
+  complete: boolean;
+}
+
+/**
+ * The newest rows of each of `accounts`, one `IN` list. An account has a state per part not merged yet, each the
+ * {@link RECENT_ROWS} highest lts of that part's rows, replays included. A full state may have dropped any lt below
+ * the lowest it kept, so only the distinct lts at or above the highest such floor are certain to be all of the
+ * account's rows there; without a full state, they are all of its rows. An account without transactions has no row.
+ */
+async function readRecent(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, Recent>> {
+  const rows = await query<{ account: string; r: string[] }>(
+    db,
+    req,
+    'SELECT account, arrayMap(x -> bitNot(x), finalizeAggregation(newest)) AS r FROM account_recent_transactions WHERE account IN {accounts:Array(String)}',
+    { accounts },
+  );
+  const out = new Map<string, Recent>(accounts.map((a) => [a, { rows: [], complete: true }]));
+  for (const [account, states] of groupBy(rows, (r) => String(r.account), (r) => r.r)) {
+    let floor: string | null = null;
+    for (const s of states) {
+      if (s.length < RECENT_ROWS) continue;
+      const low = s[s.length - 1]!;
+      if (floor === null || compareU64(low, floor) > 0) floor = low;
+    }
+    const all = states.flat().sort((a, b) => compareU64(b, a));
+    const kept: Recent['rows'] = [];
+    for (const lt of all) {
+      if (floor !== null && compareU64(lt, floor) < 0) break;
+      if (kept.length === 0 || kept[kept.length - 1]!.lt !== lt) kept.push({ account, lt });
+    }
+    out.set(account, { rows: kept, complete: floor === null });
+  }
+  return out;
 }
 
 /** transactionsByMessage's filter (api-v3.md §1.7): at least one of the three. */
