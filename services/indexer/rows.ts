@@ -1,5 +1,5 @@
 import { NonRetryableError } from '../../shared/runtime/errors.js';
-import type { V3Block } from '../../shared/ton/records/block.js';
+import type { BlockHeaderHashes, V3Block } from '../../shared/ton/records/block.js';
 import type { V3Message, V3MessageContent } from '../../shared/ton/records/message.js';
 import { shardHex } from '../../shared/ton/records/format.js';
 import type { V3AccountState, V3BlockId, V3Transaction } from '../../shared/ton/records/transaction.js';
@@ -46,6 +46,9 @@ export interface BlockRow {
   created_by: string;
   tx_count: number;
   prev_blocks: Array<{ workchain: number; shard: string; seqno: number }>;
+  /** 0014_blocks_header_hashes.sql: the state root after the block and the previous blocks' hashes, '' / [] when unknown. */
+  state_root_hash: string;
+  prev_block_hashes: Array<{ root_hash: string; file_hash: string }>;
 }
 
 /** `shard_state` row: a top shard block of a masterchain block. */
@@ -228,6 +231,8 @@ export interface RowsInput {
   shards?: readonly V3BlockId[];
   /** Code/data BOCs of the states the block's state update holds whole, by state hash (`decodeBlock().stateBocs`). */
   stateBocs?: ReadonlyMap<string, { code_boc: string | null; data_boc: string | null }>;
+  /** The state root and previous block hashes (`decodeBlock().header`); stored empty when absent. */
+  header?: BlockHeaderHashes;
 }
 
 export interface RowsOptions {
@@ -255,7 +260,7 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
   const mcSeqno = block.workchain === -1 ? block.seqno : opts.mcSeqno;
 
   const out: StoreRows = {
-    blocks: [blockRow(block, mcSeqno)],
+    blocks: [blockRow(block, mcSeqno, input.header)],
     shard_state:
       block.workchain === -1
         ? (input.shards ?? []).map((s) => ({ mc_seqno: block.seqno, workchain: s.workchain, shard: shardDecimal(s.shard), seqno: s.seqno }))
@@ -324,7 +329,7 @@ export function shardDecimal(hex: string): string {
   return BigInt('0x' + hex).toString();
 }
 
-function blockRow(b: V3Block, mcSeqno: number | null): BlockRow {
+function blockRow(b: V3Block, mcSeqno: number | null, header: BlockHeaderHashes | undefined): BlockRow {
   return {
     workchain: b.workchain,
     shard: shardDecimal(b.shard),
@@ -355,6 +360,8 @@ function blockRow(b: V3Block, mcSeqno: number | null): BlockRow {
     created_by: b.created_by,
     tx_count: b.tx_count,
     prev_blocks: b.prev_blocks.map((p) => ({ workchain: p.workchain, shard: shardDecimal(p.shard), seqno: p.seqno })),
+    state_root_hash: header?.state_root_hash ?? '',
+    prev_block_hashes: header?.prev_blocks ?? [],
   };
 }
 

@@ -1052,6 +1052,14 @@ describeFixtures('decodeBlock: after-merge blocks list both parents', () => {
     ]);
   });
 
+  it('header hashes: both parents\' root and file hashes in prev_blocks order (tongo ton/block_test.go)', () => {
+    const h = decoded('mainnet_0_c000000000000000_13516764_after_merge.boc').header;
+    expect(h.prev_blocks.map((p) => [b64hex(p.root_hash), b64hex(p.file_hash)])).toEqual([
+      ['617f643f15a42f28018e3e3c89f14b952a0d67fa90968ae5360a51b96c6a1c42', '563aa5f3d51585b95c0c89bf6c4e39455f4c121269521c1c5b6dc07f03c5d230'],
+      ['032b1bf3016c9b71816c52f207c4cd79d75541f78eacb11cac2ea7b77d2a603d', '8dcab64721513f3db73a081dd61cdf51d7fec79347ab348d43ffb8bc052a8db3'],
+    ]);
+  });
+
   it('4168601 (shard 0d838…, 16-bit prefix): children 0d834… and 0d83c… (ton-types.h shard_child), unpadded hex', () => {
     const b = decoded('mainnet_0_0d83800000000000_4168601.boc').block;
     expect(b.after_merge).toBe(true);
@@ -1263,3 +1271,32 @@ describeFixtures('decodeBlock: a message or body met twice in a block is rendere
     expect(repeatedBodies).toBeGreaterThan(10);
   });
 });
+
+describeFixtures('decodeBlock: header hashes for the v2 block operations', () => {
+  it('prev_blocks: the root and file hashes BlkPrevInfo names (ton_lib block_info.rs, block.rs)', () => {
+    const shard = decoded('mainnet_0_6000000000000000_52111590.boc').header.prev_blocks;
+    expect(shard).toHaveLength(1);
+    expect(b64hex(shard[0]!.root_hash).toUpperCase().startsWith('E05BBE4312F8')).toBe(true);
+    expect(b64hex(shard[0]!.file_hash).toUpperCase().startsWith('A00B27433D3D')).toBe(true);
+    const key = decoded('mainnet_-1_8000000000000000_46991999_keyblock.boc').header.prev_blocks;
+    expect(key).toHaveLength(1);
+    expect(b64hex(key[0]!.root_hash).toUpperCase().startsWith('A16DD643')).toBe(true);
+    expect(b64hex(key[0]!.file_hash).toUpperCase().startsWith('2E58DCF8')).toBe(true);
+  });
+
+  it('state_root_hash: the level-0 hash of the state update\'s new side, as @ton/core computes it', () => {
+    const files = readdirSync(fixturePath('blocks')).filter((f) => f.endsWith('.boc'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      const bytes = readFixture(`blocks/${f}`);
+      // Block refs: info, value_flow, state_update, extra (block.tlb). A MERKLE_UPDATE's new side is its second ref.
+      const update = Cell.fromBoc(Buffer.from(bytes))[0]!.refs[2]!;
+      expect(update.isExotic, f).toBe(true);
+      expect(decodeBlock(bytes).header.state_root_hash, f).toBe(update.refs[1]!.hash(0).toString('base64'));
+    }
+  });
+});
+
+function b64hex(s: string): string {
+  return Buffer.from(s, 'base64').toString('hex');
+}

@@ -3,7 +3,7 @@ import { Boc } from './boc/reader.js';
 import { type CellNode, hashBuiltCells } from './boc/built.js';
 import { Slice } from './boc/slice.js';
 import { DecodeError, tlbError } from './errors.js';
-import { type V3Block, blockRecord } from './records/block.js';
+import { type BlockHeaderHashes, type V3Block, blockHeaderHashes, blockRecord } from './records/block.js';
 import { MessageMemo } from './records/message.js';
 import { type V3BlockId, type V3Transaction, transactionRecord } from './records/transaction.js';
 import { shardHex } from './records/format.js';
@@ -64,6 +64,8 @@ export interface DecodedBlock {
   shards: V3BlockId[];
   /** Code/data BOCs of the account states filled from the state update, by state hash (where complete). */
   stateBocs: Map<string, AccountStateBocs>;
+  /** The state root and previous block hashes, which the v3 record does not carry (api-v2.md §3.1, §3.2). */
+  header: BlockHeaderHashes;
 }
 
 /** Decodes a raw block BOC to the TON Center v3 Block record and Transaction records, in block order. */
@@ -114,6 +116,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     transactions,
     shards: (block.extra.custom?.shardHashes ?? []).map((h) => ({ workchain: h.workchain, shard: shardHex(h.shard), seqno: h.descr.seqno })),
     stateBocs,
+    header: blockHeaderHashes(block),
   };
 }
 

@@ -955,12 +955,15 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         // The mainnet zero state (global config validator.zero_state).
         init: { workchain: -1, seqno: 0, root_hash: 'F6OpKZKqvqeFp6CQmFomXNMfMj2EnaUSOXN+Mh+wVWk=', file_hash: 'XplPz01CXAps5qeSWUtxcyBfdAo5zVb1N979KLSKD24=' },
       });
+      // The root hash of the masterchain state after the last block: its state update's new side, hashed by @ton/core.
+      const update = Cell.fromBoc(Buffer.from(readFixture('blocks/mainnet_-1_8000000000000000_49383163_trimmed_shard_fsm.boc')))[0]!.refs[2]!;
+      expect(r.body.result.state_root_hash).toBe(update.refs[1]!.hash(0).toString('base64'));
       expect(typeof r.body.result['@extra']).toBe('string');
       const c = await api('/api/v2/getConsensusBlock');
       expect(c.body.result).toMatchObject({ '@type': 'ext.blocks.consensusBlock', consensus_block: 49383163, timestamp: 1751303785 });
     });
 
-    it('getBlockHeader: header of a block by id, prev blocks with hashes when stored; v2 errors', async () => {
+    it('getBlockHeader: header of a block by id, prev blocks with the hashes the block names; v2 errors', async () => {
       const r = await api('/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590');
       expect(r.status).toBe(200);
       expect(r.body.result).toMatchObject({
@@ -975,8 +978,25 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         min_ref_mc_seqno: 47004578,
         prev_key_block_seqno: 46991999,
         is_key_block: false,
-        prev_blocks: [{ '@type': 'ton.blockIdExt', workchain: 0, shard: '6917529027641081856', seqno: 52111589, root_hash: '', file_hash: '' }],
+        prev_blocks: [{ '@type': 'ton.blockIdExt', workchain: 0, shard: '6917529027641081856', seqno: 52111589 }],
       });
+      // 52111589 is not stored: its hashes are the ones 52111590's BlkPrevInfo names (MANIFEST, block_info.rs).
+      const [prevId] = r.body.result.prev_blocks as Array<{ root_hash: string; file_hash: string }>;
+      expect(Buffer.from(prevId!.root_hash, 'base64').toString('hex').toUpperCase()).toMatch(/^E05BBE4312F8/);
+      expect(Buffer.from(prevId!.file_hash, 'base64').toString('hex').toUpperCase()).toMatch(/^A00B27433D3D/);
+      // A block stored before 0014 has no such hashes: they come from the previous block's own row when the store holds
+      // it (here a copy of 52111590 as its own successor), else stay empty.
+      const row = fx.blocks.flatMap((b) => b.rows.blocks).find((b) => b.seqno === 52111590)!;
+      const old = { ...row, seqno: 52111591, prev_blocks: [{ ...row.prev_blocks[0]!, seqno: 52111590 }], state_root_hash: '', prev_block_hashes: [] };
+      await fx.store.insert('blocks', [old]);
+      try {
+        const h = await api('/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111591');
+        expect(h.body.result.prev_blocks).toEqual([
+          { '@type': 'ton.blockIdExt', workchain: 0, shard: '6917529027641081856', seqno: 52111590, root_hash: b64(MANIFEST_BLOCKS[6]!.root), file_hash: row.file_hash },
+        ]);
+      } finally {
+        await fx.store.command('ALTER TABLE blocks DELETE WHERE seqno = 52111591 SETTINGS mutations_sync = 2');
+      }
       const key = await api('/api/v2/getBlockHeader?workchain=-1&shard=-9223372036854775808&seqno=46991999');
       expect(key.body.result).toMatchObject({ is_key_block: true, gen_utime: 1745112841, catchain_seqno: 682531 });
       const withHash = await api(`/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590&root_hash=${MANIFEST_BLOCKS[6]!.root}`);

@@ -1,7 +1,7 @@
 import type { QueryParams } from '../../../shared/store/store.js';
 import type { Sort } from '../schemas/common.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
-import { type BlockRecord, type Row, blockFromRow, compareU64, groupBy } from './records.js';
+import { type BlockHeaderHashes, type BlockRecord, type Row, blockFromRow, compareU64, groupBy, headerHashesFromRow } from './records.js';
 
 /**
  * Block reads (api-v3.md §1.1–1.4, api-v2.md §3.1–3.4), each on a path of shared/store/queries/README.md:
@@ -19,7 +19,7 @@ const ONE = 'LIMIT 1 BY workchain, shard, seqno';
 const KNOWN_FIRST = '(mc_block_seqno IS NULL)';
 
 /** The masterchain block with the lowest and the highest seqno in the store (`blocks.mc_first`, `blocks.mc_head`). */
-export async function masterchainEnds(db: Db, req: Req): Promise<{ first: BlockRecord; last: BlockRecord } | null> {
+export async function masterchainEnds(db: Db, req: Req): Promise<{ first: BlockRecord; last: BlockRecord; lastHeader: BlockHeaderHashes } | null> {
   const rows = await query(
     db,
     req,
@@ -31,7 +31,8 @@ export async function masterchainEnds(db: Db, req: Req): Promise<{ first: BlockR
      ORDER BY seqno, ${KNOWN_FIRST} ${ONE}`,
   );
   if (rows.length === 0) return null;
-  return { first: blockFromRow(rows[0]!), last: blockFromRow(rows[rows.length - 1]!) };
+  const last = rows[rows.length - 1]!;
+  return { first: blockFromRow(rows[0]!), last: blockFromRow(last), lastHeader: headerHashesFromRow(last) };
 }
 
 export interface BlocksFilter {
@@ -236,6 +237,15 @@ export async function blockById(
   req: Req,
   id: { workchain: number; shard: string; seqno: number; root_hash?: string; file_hash?: string },
 ): Promise<BlockRecord | null> {
+  return (await blockWithHeaderById(db, req, id))?.record ?? null;
+}
+
+/** {@link blockById} with the hashes only the v2 operations print ({@link BlockHeaderHashes}). */
+export async function blockWithHeaderById(
+  db: Db,
+  req: Req,
+  id: { workchain: number; shard: string; seqno: number; root_hash?: string; file_hash?: string },
+): Promise<{ record: BlockRecord; header: BlockHeaderHashes } | null> {
   if (id.seqno < 0 || id.seqno > UINT32_MAX) return null;
   const where = ['workchain = {workchain:Int32}', 'shard = {shard:UInt64}', 'seqno = {seqno:UInt32}'];
   const params: QueryParams = { workchain: id.workchain, shard: id.shard, seqno: id.seqno };
@@ -248,7 +258,7 @@ export async function blockById(
     params.file_hash = id.file_hash;
   }
   const rows = await query(db, req, `SELECT * FROM blocks WHERE ${where.join(' AND ')} ORDER BY ${KNOWN_FIRST} ${ONE}`, params);
-  return rows[0] ? blockFromRow(rows[0]) : null;
+  return rows[0] ? { record: blockFromRow(rows[0]), header: headerHashesFromRow(rows[0]) } : null;
 }
 
 /** Does the store hold masterchain block `seqno`? */

@@ -56,6 +56,20 @@ const num = (v: unknown): number => Number(v);
 export type BlockIdRecord = V3BlockId;
 export type BlockRecord = V3Block;
 
+/** The hashes of a `blocks` row that only the v2 operations print (0014_blocks_header_hashes.sql): '' / [] when unknown. */
+export interface BlockHeaderHashes {
+  state_root_hash: string;
+  prev_blocks: Array<{ root_hash: string; file_hash: string }>;
+}
+
+export function headerHashesFromRow(r: Row): BlockHeaderHashes {
+  const prev = (r.prev_block_hashes as Array<Record<string, unknown>> | null | undefined) ?? [];
+  return {
+    state_root_hash: typeof r.state_root_hash === 'string' ? r.state_root_hash : '',
+    prev_blocks: prev.map((p) => ({ root_hash: str(p.root_hash), file_hash: str(p.file_hash) })),
+  };
+}
+
 export function blockFromRow(r: Row): BlockRecord {
   const prev = (r.prev_blocks as Array<Record<string, unknown>> | null) ?? [];
   return {

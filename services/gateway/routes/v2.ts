@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { blockById, masterchainEnds } from '../repo/blocks.js';
-import type { BlockIdRecord, BlockRecord } from '../repo/records.js';
+import { blockById, blockWithHeaderById, masterchainEnds } from '../repo/blocks.js';
+import type { BlockHeaderHashes, BlockIdRecord, BlockRecord } from '../repo/records.js';
 import { V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
 import { V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
@@ -37,16 +37,16 @@ function blockIdExt(b: { workchain: number; shard: string; seqno: number; root_h
   };
 }
 
-/** A previous block referenced by id only: its hashes come from the store when it holds the block, else are empty. */
+/** A previous block whose hashes its successor's row lacks: from the store when it holds the block, else empty. */
 async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRecord) {
   const b = await blockById(deps.db, req.tf, { workchain: p.workchain, shard: BigInt('0x' + p.shard).toString(), seqno: p.seqno });
   return blockIdExt({ ...p, root_hash: b?.root_hash ?? '', file_hash: b?.file_hash ?? '' });
 }
 
-async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<BlockRecord> {
+async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<{ last: BlockRecord; lastHeader: BlockHeaderHashes }> {
   const ends = await masterchainEnds(deps.db, req.tf);
   if (!ends) throw new ApiError(500, 'LITE_SERVER_UNKNOWN: no masterchain blocks indexed');
-  return ends.last;
+  return ends;
 }
 
 export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }): void {
@@ -58,19 +58,21 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       schema: {
         tags,
         summary: 'Get masterchain info (v2)',
-        description: '`last` is the newest indexed masterchain block, `init` the zero state. The index keeps no state root hash: `state_root_hash` is empty.',
+        description:
+          '`last` is the newest indexed masterchain block, `state_root_hash` the root hash of the masterchain state after it (its state update), `init` the zero state.',
         response: { 200: V2MasterchainInfo, ...errors },
       },
     },
     async (req) => {
-      const last = await lastMasterchainBlock(deps, req);
+      const { last, lastHeader } = await lastMasterchainBlock(deps, req);
       const zero = opts.testnet ? ZERO_STATE.testnet : ZERO_STATE.mainnet;
       return {
         ok: true as const,
         result: {
           '@type': 'blocks.masterchainInfo' as const,
           last: blockIdExt(last),
-          state_root_hash: '',
+          // Empty for a block stored before 0014_blocks_header_hashes.sql.
+          state_root_hash: lastHeader.state_root_hash,
           init: blockIdExt({ workchain: -1, shard: '8000000000000000', seqno: 0, ...zero }),
           '@extra': extra(),
         },
@@ -94,14 +96,22 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       // The hashes name the block only together (api-v2.md §3.2: TON Center uses the given id only when both are
       // given, otherwise it looks the block up by workchain, shard and seqno).
       const both = q.root_hash !== undefined && q.file_hash !== undefined;
-      const b = await blockById(deps.db, req.tf, {
+      const found = await blockWithHeaderById(deps.db, req.tf, {
         workchain: q.workchain,
         shard: q.shard,
         seqno: q.seqno,
         ...(both ? { root_hash: q.root_hash, file_hash: q.file_hash } : {}),
       });
-      if (!b) throw new ApiError(404, 'block not found');
-      const prev = await Promise.all(b.prev_blocks.map((p) => prevBlockIdExt(deps, req, p)));
+      if (!found) throw new ApiError(404, 'block not found');
+      const { record: b, header } = found;
+      // The hashes the block itself references (BlkPrevInfo); a block stored before 0014 has none, and then the
+      // previous blocks' own rows give them if the store holds those blocks.
+      const prev = await Promise.all(
+        b.prev_blocks.map((p, i) => {
+          const h = header.prev_blocks[i];
+          return h ? blockIdExt({ ...p, ...h }) : prevBlockIdExt(deps, req, p);
+        }),
+      );
       return {
         ok: true as const,
         result: {
@@ -142,7 +152,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       },
     },
     async (req) => {
-      const last = await lastMasterchainBlock(deps, req);
+      const { last } = await lastMasterchainBlock(deps, req);
       return {
         ok: true as const,
         result: { '@type': 'ext.blocks.consensusBlock' as const, consensus_block: last.seqno, timestamp: Number(last.gen_utime), '@extra': extra() },

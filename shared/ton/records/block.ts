@@ -64,6 +64,24 @@ export function prevBlockIds(b: Block): Array<V3BlockId & { ref: ExtBlkRef }> {
   return [{ workchain: wc, shard: shardHex(prevShard), seqno: info.prevRef.prev.seqno, ref: info.prevRef.prev }];
 }
 
+/**
+ * Hashes of a block that the v2 block operations print and the v3 record leaves out: the root hash of the shard state
+ * after the block (`state_update:^(MERKLE_UPDATE ShardState)`'s new_hash, block.tlb; a masterchain block's is the
+ * `state_root_hash` of liteServer.masterchainInfo) and the ids of its previous blocks as BlkPrevInfo references them
+ * (ExtBlkRef root_hash, file_hash), in the order of {@link prevBlockIds}. Base64, as root_hash.
+ */
+export interface BlockHeaderHashes {
+  state_root_hash: string;
+  prev_blocks: Array<{ root_hash: string; file_hash: string }>;
+}
+
+export function blockHeaderHashes(block: Block): BlockHeaderHashes {
+  return {
+    state_root_hash: b64(block.stateUpdate.newHash),
+    prev_blocks: prevBlockIds(block).map(({ ref }) => ({ root_hash: b64(ref.rootHash), file_hash: b64(ref.fileHash) })),
+  };
+}
+
 export interface BlockRecordInput {
   block: Block;
   rootHash: Uint8Array;
