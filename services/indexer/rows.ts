@@ -231,8 +231,8 @@ export interface RowsInput {
   shards?: readonly V3BlockId[];
   /** Code/data BOCs of the states the block's state update holds whole, by state hash (`decodeBlock().stateBocs`). */
   stateBocs?: ReadonlyMap<string, { code_boc: string | null; data_boc: string | null }>;
-  /** The state root and previous block hashes (`decodeBlock().header`); stored empty when absent. */
-  header?: BlockHeaderHashes;
+  /** The state root and previous block hashes (`decodeBlock().header`). */
+  header: BlockHeaderHashes;
 }
 
 export interface RowsOptions {
@@ -329,7 +329,7 @@ export function shardDecimal(hex: string): string {
   return BigInt('0x' + hex).toString();
 }
 
-function blockRow(b: V3Block, mcSeqno: number | null, header: BlockHeaderHashes | undefined): BlockRow {
+function blockRow(b: V3Block, mcSeqno: number | null, header: BlockHeaderHashes): BlockRow {
   return {
     workchain: b.workchain,
     shard: shardDecimal(b.shard),
@@ -360,8 +360,8 @@ function blockRow(b: V3Block, mcSeqno: number | null, header: BlockHeaderHashes 
     created_by: b.created_by,
     tx_count: b.tx_count,
     prev_blocks: b.prev_blocks.map((p) => ({ workchain: p.workchain, shard: shardDecimal(p.shard), seqno: p.seqno })),
-    state_root_hash: header?.state_root_hash ?? '',
-    prev_block_hashes: header?.prev_blocks ?? [],
+    state_root_hash: header.state_root_hash,
+    prev_block_hashes: header.prev_blocks,
   };
 }
 

@@ -272,6 +272,24 @@ async function expectFixtureBlocksStored(store: Store): Promise<void> {
   const mcTx = manifest.filter((m) => m.workchain === -1).reduce((n, m) => n + m.tx, 0);
   expect(tx).toEqual({ n: '1270', mc_ok: String(mcTx), shard_null: String(1270 - mcTx) });
 
+  // What the v2 block operations print (0014): the hashes each block names itself. Previous blocks' against MANIFEST
+  // (tongo block_test.go, ton_lib block_info.rs); the state root against @ton/core's level-0 hash of the state update's
+  // new side.
+  const headers = await store.query<{ workchain: number; seqno: number; state_root_hash: string; prev: Array<{ root_hash: string; file_hash: string }> }>(
+    'SELECT workchain, seqno, state_root_hash, prev_block_hashes AS prev FROM blocks FINAL',
+  );
+  const header = (workchain: number, seqno: number) => headers.find((h) => h.workchain === workchain && h.seqno === seqno)!;
+  expect(header(0, 13516764).prev.map((p) => [b64ToHex(p.root_hash), b64ToHex(p.file_hash)])).toEqual([
+    ['617f643f15a42f28018e3e3c89f14b952a0d67fa90968ae5360a51b96c6a1c42', '563aa5f3d51585b95c0c89bf6c4e39455f4c121269521c1c5b6dc07f03c5d230'],
+    ['032b1bf3016c9b71816c52f207c4cd79d75541f78eacb11cac2ea7b77d2a603d', '8dcab64721513f3db73a081dd61cdf51d7fec79347ab348d43ffb8bc052a8db3'],
+  ]);
+  expect(b64ToHex(header(0, 52111590).prev[0]!.root_hash)).toMatch(/^e05bbe4312f8/);
+  expect(b64ToHex(header(-1, 46991999).prev[0]!.file_hash)).toMatch(/^2e58dcf8/);
+  for (const m of manifest) {
+    const update = Cell.fromBoc(readFixture(`blocks/${m.file}`))[0]!.refs[2]!;
+    expect(header(m.workchain, m.seqno).state_root_hash, `state root of ${m.file}`).toBe(update.refs[1]!.hash(0).toString('base64'));
+  }
+
   // tongo's golden TxHashes (hex) for the blocks that have them.
   for (const [file, seqno] of [
     ['mainnet_0_8000000000000000_40484416.tongo-expected.json', 40484416],

@@ -13,10 +13,11 @@ const MC = 'workchain = -1 AND shard = 9223372036854775808';
 
 /**
  * Replayed block rows collapse with `LIMIT 1 BY` the block id rather than FINAL (half the cost of a point read);
- * a row that knows its masterchain block is preferred to one that does not.
+ * a row that knows its masterchain block is preferred to one that does not, and then one written with its header
+ * hashes (0014_blocks_header_hashes.sql) to one written before.
  */
 const ONE = 'LIMIT 1 BY workchain, shard, seqno';
-const KNOWN_FIRST = '(mc_block_seqno IS NULL)';
+const KNOWN_FIRST = "(mc_block_seqno IS NULL), (state_root_hash = '')";
 
 /** The masterchain block with the lowest and the highest seqno in the store (`blocks.mc_first`, `blocks.mc_head`). */
 export async function masterchainEnds(db: Db, req: Req): Promise<{ first: BlockRecord; last: BlockRecord; lastHeader: BlockHeaderHashes } | null> {

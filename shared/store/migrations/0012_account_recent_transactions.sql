@@ -16,9 +16,10 @@
 --
 -- Small granules and compressed blocks (as 0013 gives `message_sides`): a state is up to 64 × 8 bytes, and a read
 -- decompresses the blocks of the granules it touches and decodes every state in them.
--- A materialized view fills it from every insert into `transactions`, an old writer's during the upgrade included;
--- the insert below aggregates the transactions stored before, once (ClickHouse spills that GROUP BY to disk when it
--- outgrows memory).
+-- A materialized view fills it from every insert into `transactions` that starts after the view exists, an old
+-- writer's included; the insert below aggregates the transactions stored before, once (ClickHouse spills that GROUP BY
+-- to disk when it outgrows memory). An insert already running when the view is created and ending after that copy
+-- began would be in neither, as for 0010 and 0011: migrations run with the indexer stopped (README, Kubernetes).
 CREATE TABLE IF NOT EXISTS account_recent_transactions
 (
     account String,
