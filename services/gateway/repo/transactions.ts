@@ -386,13 +386,11 @@ export async function readAccountPages(db: DbCore, req: Req, keys: readonly stri
   for (const [key, page] of out) {
     result.set(
       key,
-      page.map((r) => {
-        const row = withRead<AccountPageRow>({ account: String(r.account), lt: String(r.lt), now: Number(r.now) }, reads);
-        // account_recent_transactions keeps lts only; the record has the row's `now`. An account page's cursor
-        // continues in lt order, which does not compare `now`.
-        if (r.now === undefined) row.now = row.read?.record.now ?? 0;
-        return row;
-      }),
+      // account_recent_transactions keeps lts only; the record has the row's `now`. An account page's cursor
+      // continues in lt order, which does not compare `now`.
+      page.map((r) =>
+        withRead<AccountPageRow>({ account: String(r.account), lt: String(r.lt), now: r.now !== undefined ? Number(r.now) : (reads.get(keyOf(r))?.record.now ?? 0) }, reads),
+      ),
     );
   }
   return result;
@@ -599,7 +597,11 @@ export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[])
   const codes = new Map<string, string | null>();
   if (keys.length === 0) return { transactions: [], codes };
   const found = new Map<string, TransactionRecord>();
+  // The keys of one batch share its code hash map: each map is copied once.
+  const merged = new Set<ReadonlyMap<string, string | null>>();
   const addCodes = (m: ReadonlyMap<string, string | null>): void => {
+    if (merged.has(m)) return;
+    merged.add(m);
     for (const [a, h] of m) codes.set(a, h);
   };
   const missing: TxKey[] = [];
