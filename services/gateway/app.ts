@@ -25,6 +25,7 @@ import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './route
 import { transactionRoutes } from './routes/transactions.js';
 import { docDefaults, docRequired } from './schemas/common.js';
 import { v2Routes } from './routes/v2.js';
+import { serverTiming } from './server-timing.js';
 
 /**
  * The gateway: TON Center API v3 (and the v2 block operations) over the store, wire-compatible so that an existing
@@ -289,7 +290,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       if (typeof cursor === 'string') headers[NEXT_CURSOR_HEADER] = cursor;
       responses.set(c.key, { body: Buffer.from(payload, 'utf8'), contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), headers }, c.version);
     }
-    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
+    reply.header('server-timing', serverTiming(reply.elapsedTime));
     reply.header('x-api-version', isV2(req) ? API_VERSION.v2 : API_VERSION.v3);
     return payload;
   });

@@ -68,7 +68,16 @@ export const TransactionsByMessageQuery = query({
   limit: P.limit(),
   offset: P.offset(),
   sort: P.sort('Sort transactions by `lt` (accepted by TON Center although undocumented).'),
-});
+}).superRefine(
+  // The Go handler checks for a filter right after parsing, before its query builder rejects `limit` or `sort`
+  // (500), so this 422 must win over them; `when` runs it even when those parameters already failed.
+  (q, ctx) => {
+    if (q.msg_hash === undefined && q.body_hash === undefined && q.opcode === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'at least one of msg_hash, body_hash, opcode should be specified', params: { status: 422 } });
+    }
+  },
+  { when: () => true },
+);
 
 export const AdjacentTransactionsQuery = query({
   hash: P.hash('Transaction hash.'),
