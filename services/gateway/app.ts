@@ -143,7 +143,9 @@ const isV2 = (req: FastifyRequest): boolean => servedPath(req).startsWith('/api/
 
 /** The error body of the request's API: v2 envelope or v3 `{"error"}`. */
 function errorBody(req: FastifyRequest, status: number, message: string): Record<string, unknown> {
-  return isV2(req) ? { ok: false, error: message, code: status } : { error: message };
+  if (!isV2(req)) return { error: message };
+  const rpc = req.tf?.jsonRpc;
+  return rpc ? { ok: false, error: message, code: status, jsonrpc: '2.0', id: rpc.id } : { ok: false, error: message, code: status };
 }
 
 /** The status a zod validation issue carries (ParamError), 422 by default. */

@@ -1042,6 +1042,46 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       expect(await api('/api/v2/getMasterchainBlockSignatures?seqno=5')).toMatchObject({ status: 404, body: { ok: false, code: 404 } });
       expect(await api('/api/v2/getMasterchainBlockSignatures')).toMatchObject({ status: 422, body: { ok: false, error: 'seqno required', code: 422 } });
     });
+
+    it('POST /api/v2/jsonRPC: the same operations with params in the body, id echoed (api-v2.md §1)', async () => {
+      const rpc = async (body: unknown, url = '/api/v2/jsonRPC') => {
+        const r = await fx.app.inject({ method: 'POST', url, payload: body as Record<string, unknown> });
+        return { status: r.statusCode, body: r.json() };
+      };
+      // Numbers as numbers or as strings alike; the result is the REST operation's, less the per-call @extra.
+      const rest = await api('/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590');
+      const params = { workchain: 0, shard: '6917529027641081856', seqno: '52111590' };
+      const header = await rpc({ jsonrpc: '2.0', id: 'a1', method: 'getBlockHeader', params });
+      expect(header.status).toBe(200);
+      const { '@extra': _restExtra, ...restResult } = rest.body.result;
+      const { '@extra': _rpcExtra, ...rpcResult } = header.body.result;
+      expect(rpcResult).toEqual(restResult);
+      expect(header.body).toMatchObject({ ok: true, jsonrpc: '2.0', id: 'a1' });
+      expect((await rpc({ jsonrpc: '2.0', id: 7, method: 'getMasterchainInfo', params: {} })).body).toMatchObject({
+        ok: true,
+        id: 7,
+        jsonrpc: '2.0',
+        result: { '@type': 'blocks.masterchainInfo', last: { seqno: 49383163 } },
+      });
+      expect((await rpc({ id: 1, method: 'getConsensusBlock' })).body.result).toMatchObject({ consensus_block: 49383163 });
+      expect((await rpc({ id: 2, method: 'getMasterchainBlockSignatures', params: { seqno: 46991999 } })).body.result).toMatchObject({
+        '@type': 'blocks.blockSignatures',
+        id: { seqno: 46991999, root_hash: b64(MANIFEST_BLOCKS[3]!.root) },
+      });
+      // Errors: unknown method and bad params are 422 with the id; an operation's own error keeps its status.
+      expect(await rpc({ jsonrpc: '2.0', id: 'x', method: 'getNothing', params: {} })).toEqual({
+        status: 422,
+        body: { ok: false, error: 'Unknown method', jsonrpc: '2.0', id: 'x' },
+      });
+      expect(await rpc({ id: 'y', method: 'getBlockHeader', params: { workchain: 0, shard: '1' } })).toEqual({
+        status: 422,
+        body: { ok: false, error: 'TypeError: seqno required', jsonrpc: '2.0', id: 'y' },
+      });
+      expect(await rpc({ id: 'z', method: 'getMasterchainBlockSignatures', params: { seqno: 5 } })).toEqual({
+        status: 404,
+        body: { ok: false, error: 'block not found', code: 404, jsonrpc: '2.0', id: 'z' },
+      });
+    });
   });
 
   // -----------------------------------------------------------------------------------------------------------

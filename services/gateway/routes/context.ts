@@ -16,6 +16,8 @@ export interface RequestContext extends Req {
   noMetadata: boolean;
   /** Set while the response may be cached (response-cache.ts): its key and the store version it was computed at. */
   cache?: { key: string; version: number };
+  /** Set on `POST /api/v2/jsonRPC`: error bodies echo the request's id (api-v2.md §1). */
+  jsonRpc?: { id: unknown };
 }
 
 declare module 'fastify' {

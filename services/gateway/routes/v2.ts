@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { blockById, blockWithHeaderById, masterchainEnds } from '../repo/blocks.js';
 import type { BlockHeaderHashes, BlockIdRecord, BlockRecord } from '../repo/records.js';
-import { V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
-import { V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
+import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
+import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
 
 /**
@@ -51,9 +52,24 @@ async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promi
 
 export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }): void {
   const r = zod(app);
+  const methods = new Map<string, JsonRpcMethod>();
 
-  r.get(
-    '/api/v2/getMasterchainInfo',
+  /**
+   * One v2 operation: `GET /api/v2/<name>` with its parameters in the query string, and the same method over
+   * JSON-RPC with them in `params` (api-v2.md §1), parsed by the same schema.
+   */
+  function operation<Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodType<Record<string, unknown>>>(
+    name: string,
+    route: { schema: { tags: string[]; summary: string; description: string; querystring?: Q; response: { 200: R } & typeof errors } },
+    handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
+  ): void {
+    // The app's zod validator compiler parses the query string (the plain `app.get` only loses the static typing).
+    app.get(`/api/v2/${name}`, route, (req) => handle(req, req.query as Q extends z.ZodType ? z.output<Q> : Record<string, never>));
+    methods.set(name, { query: route.schema.querystring, handle: handle as unknown as JsonRpcMethod['handle'] });
+  }
+
+  operation(
+    'getMasterchainInfo',
     {
       schema: {
         tags,
@@ -80,8 +96,8 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
     },
   );
 
-  r.get(
-    '/api/v2/getBlockHeader',
+  operation(
+    'getBlockHeader',
     {
       schema: {
         tags,
@@ -91,8 +107,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
         response: { 200: V2BlockHeader, ...errors },
       },
     },
-    async (req) => {
-      const q = req.query;
+    async (req, q) => {
       // The hashes name the block only together (api-v2.md §3.2: TON Center uses the given id only when both are
       // given, otherwise it looks the block up by workchain, shard and seqno).
       const both = q.root_hash !== undefined && q.file_hash !== undefined;
@@ -141,8 +156,8 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
     },
   );
 
-  r.get(
-    '/api/v2/getConsensusBlock',
+  operation(
+    'getConsensusBlock',
     {
       schema: {
         tags,
@@ -160,8 +175,8 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
     },
   );
 
-  r.get(
-    '/api/v2/getMasterchainBlockSignatures',
+  operation(
+    'getMasterchainBlockSignatures',
     {
       schema: {
         tags,
@@ -172,8 +187,8 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
         response: { 200: V2BlockSignatures, ...errors },
       },
     },
-    async (req) => {
-      const b = await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: req.query.seqno });
+    async (req, q) => {
+      const b = await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: q.seqno });
       if (!b) throw new ApiError(404, 'block not found');
       return {
         ok: true as const,
@@ -181,4 +196,55 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       };
     },
   );
+
+  r.post(
+    '/api/v2/jsonRPC',
+    {
+      schema: {
+        tags,
+        summary: 'JSON-RPC (v2)',
+        description:
+          'Any v2 operation above as `{"jsonrpc": "2.0", "id": …, "method": "<operation name>", "params": {…}}`, the parameters named as in ' +
+          'its query string (numbers may be sent as numbers). The reply is the operation\'s envelope plus `jsonrpc` and the echoed `id`; ' +
+          'an unknown method or bad parameters are 422.',
+        body: JsonRpcRequest,
+        response: { 200: JsonRpcResponse, 404: JsonRpcResponse, 422: JsonRpcResponse, 500: JsonRpcResponse },
+      },
+    },
+    async (req, reply) => {
+      const { id = null, method, params = {} } = req.body;
+      // Errors thrown below (404, store failures) get the id and `jsonrpc` from app.ts's error body.
+      req.tf.jsonRpc = { id };
+      const m = method === undefined ? undefined : methods.get(method);
+      if (!m) return reply.code(422).send({ ok: false, error: 'Unknown method', jsonrpc: '2.0' as const, id });
+      let q: Record<string, unknown> = {};
+      if (m.query) {
+        const parsed = m.query.safeParse(queryOf(params));
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          return reply.code(422).send({ ok: false, error: `TypeError: ${issue.message}`, jsonrpc: '2.0' as const, id });
+        }
+        q = parsed.data;
+      }
+      return { ...(await m.handle(req, q)), jsonrpc: '2.0' as const, id };
+    },
+  );
+}
+
+interface JsonRpcMethod {
+  query: z.ZodType<Record<string, unknown>> | undefined;
+  handle: (req: FastifyRequest, q: Record<string, unknown>) => Promise<{ ok: boolean } & Record<string, unknown>>;
+}
+
+/**
+ * JSON-RPC params as the query string carries them: the v2 servers coerce numbers sent as strings and strings sent
+ * as numbers alike (api-v2.md §1), so every scalar becomes its decimal text; null means absent.
+ */
+function queryOf(params: Record<string, unknown>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === null || v === undefined) continue;
+    out[k] = Array.isArray(v) ? v.map((x) => String(x)) : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+  return out;
 }

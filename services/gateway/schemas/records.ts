@@ -362,3 +362,15 @@ export const V2BlockSignatures = v2Envelope(
 export const V2Error = z
   .object({ ok: z.literal(false), error: z.string(), code: z.number().int() })
   .meta({ id: 'V2Error', description: 'v2 error envelope; HTTP status == code' });
+
+export const JsonRpcResponse = z
+  .object({
+    ok: z.boolean(),
+    result: z.unknown().optional(),
+    error: z.string().optional(),
+    code: z.number().int().optional(),
+    jsonrpc: z.literal('2.0'),
+    id: z.unknown(),
+  })
+  .meta({ id: 'V2JsonRpcResponse', description: "The operation's v2 envelope plus `jsonrpc` and the request's `id`" });
+

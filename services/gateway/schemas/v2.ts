@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ParamError } from '../errors.js';
 import { INT32_MAX, INT32_MIN, parseHash, query, withDefault, optional } from './common.js';
 
@@ -50,3 +51,14 @@ export const V2BlockHeaderQuery = query({
 export const V2SeqnoQuery = query({
   seqno: v2Int('Masterchain block seqno.', INT32_MIN, INT32_MAX, true),
 });
+
+/** `POST /api/v2/jsonRPC` (api-v2.md §1). Loose on purpose: an unknown method is the operation's 422, not a schema error. */
+export const JsonRpcRequest = z
+  .object({
+    jsonrpc: z.string().optional(),
+    id: z.unknown().optional(),
+    method: z.string().optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'V2JsonRpcRequest' });
+
