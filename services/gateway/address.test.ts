@@ -41,11 +41,21 @@ describe('addresses', () => {
       `0:${'a'.repeat(63)}`,
       'Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vG', // checksum
       'Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0v', // 47 characters
-      Buffer.alloc(36, 0x22).toString('base64url'), // unknown tag
+      Buffer.alloc(36, 0x22).toString('base64url'), // checksum
       `99999999999:${'a'.repeat(64)}`,
+      // Not trimmed: the Go parsers take the value as sent.
+      ` ${ELECTOR}`,
+      'Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF ',
     ]) {
       expect(isAddress(bad), bad).toBe(false);
     }
+  });
+
+  it('ignores the tag byte of a user-friendly address, as tonutils-go checks only length and CRC', () => {
+    const bytes = Buffer.from('Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF', 'base64url');
+    bytes[0] = 0x00;
+    bytes.writeUInt16BE(crc16(bytes.subarray(0, 34)), 34);
+    expect(parseAddress(bytes.toString('base64url'))).toBe(ELECTOR);
   });
 
   it('computes CRC-16/XMODEM', () => {

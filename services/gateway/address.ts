@@ -2,7 +2,7 @@
  * TON account addresses as TON Center reads and prints them (api-v3.md §0.3, §0.5; indexing-semantics §3.1).
  *
  * Input: raw `wc:hex` (hex in any case) or the 48-character user-friendly form in base64 or base64url, bounceable
- * or not, mainnet or testnet (the flags are ignored), checked by its CRC16. Everything is normalised to raw upper
+ * or not, mainnet or testnet (the tag byte is ignored), checked by its CRC16. Everything is normalised to raw upper
  * case `wc:HEX`, the form every record carries. Output of the user-friendly form follows tonutils-go
  * `Address.String()`: base64url of tag ‖ workchain ‖ hash ‖ crc16.
  */
@@ -15,7 +15,8 @@ const FRIENDLY = /^[A-Za-z0-9+/_-]{48}$/;
 
 /** Parses any address form to raw upper case `wc:HEX`; throws {@link AddressParseError}. */
 export function parseAddress(input: string): string {
-  const s = input.trim();
+  // Not trimmed: TON Center's parsers take the value as sent, so " 0:…" is unparsable there too (api-v3.md §0.3).
+  const s = input;
   const raw = RAW.exec(s);
   if (raw) {
     const wc = Number(raw[1]);
@@ -25,8 +26,8 @@ export function parseAddress(input: string): string {
   if (!FRIENDLY.test(s)) throw new AddressParseError(`${JSON.stringify(input)} is neither a raw nor a user-friendly address`);
   const bytes = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (bytes.length !== 36) throw new AddressParseError('user-friendly address must decode to 36 bytes');
-  const tag = bytes[0]! & 0x7f;
-  if (tag !== 0x11 && tag !== 0x51) throw new AddressParseError(`unknown address tag 0x${bytes[0]!.toString(16)}`);
+  // The tag byte (bounceable, testnet) is not checked: "flags are ignored" (api-v3.md §0.3), as tonutils-go's
+  // ParseAddr checks only the length and the CRC.
   const crc = crc16(bytes.subarray(0, 34));
   if (bytes.readUInt16BE(34) !== crc) throw new AddressParseError('address checksum mismatch');
   const wc = bytes.readInt8(1);

@@ -1,6 +1,7 @@
 import fastifyCors from '@fastify/cors';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -173,6 +174,54 @@ const documentDefaults: typeof jsonSchemaTransform = (doc) => {
   return out;
 };
 
+/**
+ * The zod serializer, failing on a key the schema lacks. Zod drops such keys from what it encodes, but without
+ * validateResponses (production) the route's object is stringified as it is: a key the tests never see would still
+ * reach clients.
+ */
+const strictSerializerCompiler: typeof serializerCompiler = (route) => {
+  const encode = serializerCompiler(route);
+  return (data: unknown) => {
+    const json = encode(data);
+    const extra = extraKeys(JSON.parse(JSON.stringify(data)) as unknown, JSON.parse(json) as unknown, '');
+    if (extra.length > 0) throw new Error(`response of ${route.method} ${route.url} has keys its schema lacks: ${extra.join(', ')}`);
+    return json;
+  };
+};
+
+function extraKeys(sent: unknown, encoded: unknown, path: string): string[] {
+  if (Array.isArray(sent) && Array.isArray(encoded)) return sent.flatMap((v, i) => extraKeys(v, encoded[i], `${path}[${i}]`));
+  if (sent === null || encoded === null || typeof sent !== 'object' || typeof encoded !== 'object') return [];
+  const e = encoded as Record<string, unknown>;
+  return Object.entries(sent as Record<string, unknown>).flatMap(([k, v]) =>
+    k in e ? extraKeys(v, e[k], `${path}.${k}`) : [`${path}.${k}`],
+  );
+}
+
+/** The most bytes of a request line and headers, as ton-index-go (api-v3.md §2.1: up to 1000 addresses a request). */
+const MAX_REQUEST_HEAD_BYTES = 1 << 20;
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
+/**
+ * A request Node cannot parse never reaches a route: answered here, with the `{"error"}` body of every other error
+ * (api-v3.md §0.7) instead of Fastify's `{error, message, statusCode}`.
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, text] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
+  const body = JSON.stringify({ error: text });
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { store, logger, metrics, config } = opts;
   const log = logger.child({ module: 'gateway' });
@@ -182,11 +231,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
+    // ton-index-go's Fiber reads request lines of up to 1 MiB (ReadBufferSize), so clients send batches of 1000
+    // addresses in one URL; Node's default 16 KiB refuses about 215 of them.
+    http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   // The zod serializer re-checks each response (encode); by default responses are built to their schema already
   // and only stringified (the tests run with validateResponses on).
-  app.setSerializerCompiler(config.validateResponses ? serializerCompiler : () => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(config.validateResponses ? strictSerializerCompiler : () => (data) => JSON.stringify(data));
 
   const core: DbCore = {
     store,

@@ -129,6 +129,8 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       const r = await api('/api/v3/masterchainInfo');
       expect(r.status).toBe(200);
       expect({ first: r.body.first.seqno, last: r.body.last.seqno }).toEqual({ first: 17734191, last: 49383163 });
+      // MasterchainInfo is exactly {first, last} (api-v3.md §1.1).
+      expect(Object.keys(r.body).sort()).toEqual(['first', 'last']);
       expect(r.body.first.root_hash).toBe(b64(MANIFEST_BLOCKS[0]!.root));
       expect(r.body.first).toMatchObject({ workchain: -1, shard: MC_SHARD, gen_utime: '1642757054', tx_count: 6 });
     });
@@ -166,7 +168,8 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         gen_utime: '1745112841',
         start_lt: '56255102000000',
         end_lt: '56255102000004',
-        validator_list_hash_short: 4143742061,
+        // MANIFEST's unsigned 4143742061 as the int32 ton-index-go prints.
+        validator_list_hash_short: 4143742061 - 2 ** 32,
         gen_catchain_seqno: 682531,
         min_ref_mc_seqno: 46991995,
         prev_key_block_seqno: 46989053,
@@ -180,7 +183,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         gen_utime: '1745147839',
         start_lt: '56269616000000',
         end_lt: '56269616000011',
-        validator_list_hash_short: 3574137325,
+        validator_list_hash_short: 3574137325 - 2 ** 32,
         gen_catchain_seqno: 684420,
         min_ref_mc_seqno: 47004578,
         prev_key_block_seqno: 46991999,
@@ -621,6 +624,9 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       expect(both.body.transactions.map((t: { lt: string }) => BigInt(t.lt))).toEqual(
         [...both.body.transactions.map((t: { lt: string }) => BigInt(t.lt))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
       );
+      // Any other direction is both: the Go handler tests only for in and out.
+      const other = await api(`/api/v3/adjacentTransactions?hash=${encodeURIComponent(child.hash)}&direction=both`);
+      expect(other.body.transactions.map(key)).toEqual(both.body.transactions.map(key));
       // A tick-tock transaction has neither.
       const lonely = b64('9c953c51e6cb6388e5ccd6690b94d11326f5a254dfb69fc566a674a527de810f');
       expect(await api(`/api/v3/adjacentTransactions?hash=${encodeURIComponent(lonely)}`)).toMatchObject({
@@ -721,11 +727,17 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       const cases: Array<[string, number, string]> = [
         ['source=xyz', 422, 'failed to decode: schema: error converting value for "source"'],
         ['msg_hash=zz', 422, 'failed to decode: schema: error converting value for index 0 of "msg_hash"'],
-        ['direction=sideways', 422, 'wrong value for direction parameter'],
         ['exclude_externals=maybe', 422, 'failed to decode: schema: error converting value for "exclude_externals"'],
         ['limit=1001', 500, 'limit is not allowed: 1001 > 1000'],
         ['sort=none', 500, 'wrong value for sort parameter'],
       ];
+      // A direction no message side has is not refused: TON Center compares it literally, so nothing matches.
+      expect(await api('/api/v3/messages?direction=both')).toMatchObject({ status: 200, body: { messages: [] } });
+      expect(await api(`/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(all[0]!)}&direction=both`)).toMatchObject({
+        status: 200,
+        body: { transactions: [] },
+      });
+      expect((await api(`/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(all[0]!)}`)).body.transactions.length).toBeGreaterThan(0);
       for (const [qq, status, error] of cases) {
         const r = await api(`/api/v3/messages?${qq}`);
         expect({ qq, status: r.status, body: r.body }).toEqual({ qq, status, body: { error } });
@@ -935,6 +947,23 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       expect(r.body[zero].user_friendly.startsWith('UQ')).toBe(true);
       expect(r.body['not-an-address']).toEqual({ user_friendly: null, domain: null, interfaces: [] });
       expect(await api('/api/v3/addressBook')).toMatchObject({ status: 422, body: { error: 'at least 1 address required' } });
+      // Values as sent: the Go server neither splits "A,B" nor trims, so both are one unparsable key each.
+      const odd = [`${ELECTOR},${zero}`, ` ${ELECTOR}`];
+      const o = await api(`/api/v3/addressBook?${odd.map((a) => `address=${encodeURIComponent(a)}`).join('&')}`);
+      expect(o.body).toEqual(Object.fromEntries(odd.map((a) => [a, { user_friendly: null, domain: null, interfaces: [] }])));
+    });
+
+    it('a request line of 1000 addresses (ton-index-go reads 1 MiB), and a client error body as every other', async () => {
+      await fx.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(fx.app.server.address() as { port: number }).port}`;
+      const many = Array.from({ length: 1000 }, (_, i) => `0:${'E'.repeat(56)}${i.toString(16).toUpperCase().padStart(8, '0')}`);
+      const r = await fetch(`${base}/api/v3/accountStates?${[ELECTOR, ...many].map((a) => `address=${encodeURIComponent(a)}`).join('&')}`);
+      expect(r.status).toBe(200);
+      const body = (await r.json()) as { accounts: Array<{ address: string }> };
+      expect(body.accounts.map((a) => a.address)).toEqual([ELECTOR]);
+      const huge = await fetch(`${base}/api/v3/accountStates?address=${'A'.repeat(1 << 20)}`);
+      expect(huge.status).toBe(431);
+      expect(await huge.json()).toEqual({ error: 'Request Header Fields Too Large' });
     });
 
     it('topAccountsByBalance: richest first, paged; 422 for a limit over 1000', async () => {
@@ -982,7 +1011,8 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         gen_utime: 1745147839,
         start_lt: '56269616000000',
         end_lt: '56269616000011',
-        validator_list_hash_short: 3574137325,
+        // tonlib's int32.
+        validator_list_hash_short: 3574137325 - 2 ** 32,
         catchain_seqno: 684420,
         min_ref_mc_seqno: 47004578,
         prev_key_block_seqno: 46991999,

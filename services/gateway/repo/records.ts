@@ -91,7 +91,8 @@ export function blockFromRow(r: Row): BlockRecord {
     gen_utime: str(r.gen_utime),
     start_lt: str(r.start_lt),
     end_lt: str(r.end_lt),
-    validator_list_hash_short: num(r.validator_list_hash_short),
+    // int32 on the wire (ton-index-go's Block, tonlib's blocks.header), so hashes from 2^31 up are negative.
+    validator_list_hash_short: num(r.validator_list_hash_short) | 0,
     gen_catchain_seqno: num(r.gen_catchain_seqno),
     min_ref_mc_seqno: num(r.min_ref_mc_seqno),
     prev_key_block_seqno: num(r.prev_key_block_seqno),

@@ -1,5 +1,5 @@
 import type { QueryParams } from '../../../shared/store/store.js';
-import type { Sort } from '../schemas/common.js';
+import type { Direction, Sort } from '../schemas/common.js';
 import { readBookCodeHashes } from './address-book.js';
 import { type Db, type DbCore, type Req, loadContents, loadStates, query } from './db.js';
 import { type Row, type TransactionRecord, compareU64, contentFromRow, groupBy, transactionFromRow } from './records.js';
@@ -441,7 +441,7 @@ export interface ByMessageFilter {
   msg_hash?: string;
   body_hash?: string;
   opcode?: number;
-  direction?: 'in' | 'out';
+  direction?: Direction;
 }
 
 /**
@@ -459,7 +459,7 @@ export async function transactionKeysByMessage(
   const s = page.sort === 'asc' ? 'ASC' : 'DESC';
   // An opcode filter means the receiving side (api-v3.md §1.7, "implies direction `in`"), whatever else is asked:
   // TON Center adds `direction = 'in'` to its condition, so with `direction=out` nothing matches.
-  if (f.opcode !== undefined && f.direction === 'out') return [];
+  if (f.direction === 'unmatched' || (f.opcode !== undefined && f.direction === 'out')) return [];
   const direction = f.opcode !== undefined ? 'in' : f.direction;
   if (f.msg_hash !== undefined && f.body_hash === undefined && f.opcode === undefined) {
     return byMessageHash(db, req, f.msg_hash, direction, page);

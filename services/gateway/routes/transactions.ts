@@ -158,7 +158,9 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
     },
     async (req) => {
       const q = req.query;
-      const keys = q.hash === undefined ? [] : await adjacentTransactionKeys(deps.db, req.tf, q.hash, q.direction);
+      // Any direction other than in/out means both, as the Go handler only tests for those two.
+      const direction = q.direction === 'unmatched' ? undefined : q.direction;
+      const keys = q.hash === undefined ? [] : await adjacentTransactionKeys(deps.db, req.tf, q.hash, direction);
       if (keys.length === 0) throw notFound('adjacent transactions not found');
       return respond(req, keys);
     },
@@ -188,6 +190,8 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
         if (typeof c.key !== 'string' || !/^\d+$/.test(c.key) || typeof c.h !== 'string') throw unprocessable('invalid cursor');
         cursor = { key: c.key, hash: c.h };
       }
+      // A direction no message side has matches nothing (TON Center compares it literally).
+      if (q.direction === 'unmatched') return { messages: [], address_book: {}, metadata: emptyMetadata() };
       const { messages, next } = await findMessages(
         deps.db,
         req.tf,

@@ -51,6 +51,11 @@ describe('parameter parsing as TON Center reads it', () => {
   it('unix times accept floats (truncated); lt values are non-negative 64-bit', () => {
     expect(parseUtime('1745147839', 'start_utime')).toBe(1745147839);
     expect(parseUtime('1745147839.9', 'start_utime')).toBe(1745147839);
+    // strconv.ParseFloat takes exponents too.
+    expect(parseUtime('1.7e9', 'start_utime')).toBe(1700000000);
+    expect(parseUtime('17E+8', 'start_utime')).toBe(1700000000);
+    expect(fails(() => parseUtime('1e10', 'start_utime')).status).toBe(422);
+    expect(fails(() => parseUtime('e9', 'start_utime')).status).toBe(422);
     expect(fails(() => parseUtime('-1', 'start_utime')).status).toBe(422);
     expect(parseLt('9223372036854775807', 'lt')).toBe('9223372036854775807');
     expect(fails(() => parseLt('9223372036854775808', 'lt')).status).toBe(422);
@@ -58,10 +63,16 @@ describe('parameter parsing as TON Center reads it', () => {
   });
 
   it('limit, offset and sort: coercions and builder errors with their statuses', () => {
+    const issue0 = (schema: { safeParse: (q: unknown) => { error?: { issues: Array<{ message: string; params?: unknown }> } } }, q: unknown) =>
+      schema.safeParse(q).error!.issues.map((i) => ({ message: i.message, status: (i.params as { status: number }).status }));
     const ok = (q: Record<string, unknown>) => BlocksQuery.parse(q);
     expect(ok({})).toMatchObject({ limit: 10, offset: 0, sort: 'desc' });
     expect(ok({ limit: '0', offset: '-4', sort: 'A' })).toMatchObject({ limit: 1, offset: 0, sort: 'asc' });
-    expect(ok({ limit: ['7', '9'] })).toMatchObject({ limit: 7 });
+    // A repeated single-valued key: gorilla/schema (Fiber's decoder) uses the last value, and an empty last value
+    // means absent even after a non-empty one.
+    expect(ok({ limit: ['7', '9'] })).toMatchObject({ limit: 9 });
+    expect(ok({ limit: ['7', ''] })).toMatchObject({ limit: 10 });
+    expect(issue0(TopAccountsQuery, { limit: ['1', '1001'] })).toEqual([{ message: 'limit is not allowed: 1001 > 1000', status: 422 }]);
     expect(ok({ limit: '', sort: '' })).toMatchObject({ limit: 10, sort: 'desc' });
     const issue = (schema: { safeParse: (q: unknown) => { error?: { issues: Array<{ message: string; params?: unknown }> } } }, q: unknown) =>
       schema.safeParse(q).error!.issues.map((i) => ({ message: i.message, status: (i.params as { status: number }).status }));

@@ -27,9 +27,24 @@ const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
 /** The values of a key: fast-querystring gives a string, or an array for a repeated key. Empty values are absent. */
 function values(v: unknown): string[] {
-  const all = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
-  return all.map((x) => String(x)).filter((x) => x !== '');
+  return all(v).filter((x) => x !== '');
 }
+
+function all(v: unknown): string[] {
+  return (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map((x) => String(x));
+}
+
+/**
+ * The value of a single-valued key: the last one sent, as gorilla/schema (Fiber's query decoder) takes
+ * `values[len(values)-1]`; empty is absent (Fiber's ZeroEmpty), even after a non-empty one.
+ */
+function single(v: unknown): string | undefined {
+  const last = all(v).at(-1);
+  return last === '' ? undefined : last;
+}
+
+/** A `direction` parameter: `unmatched` is any other value, which no message side has. */
+export type Direction = 'in' | 'out' | 'unmatched';
 
 /** Fiber/gorilla-schema's text for a value that does not convert. */
 export const conversionError = (name: string, index?: number): ParamError =>
@@ -58,18 +73,18 @@ function issue(ctx: z.core.$RefinementCtx, e: unknown): never {
 }
 
 /**
- * An optional single-valued parameter: the first non-empty value of the key, parsed; absent when the key is
- * missing or empty. `meta` is the OpenAPI schema of the parameter (type, format, enum…) and its description.
+ * An optional single-valued parameter: the last value of the key ({@link single}), parsed; absent when the key
+ * is missing or empty. `meta` is the OpenAPI schema of the parameter (type, format, enum…) and its description.
  */
 export function optional<T>(meta: Meta, parse: (raw: string, name: string) => T): ParamFactory<z.ZodOptional<z.ZodType<T>>> {
   return (name) =>
     z
       .any()
       .transform((v, ctx): T => {
-        const first = values(v)[0];
-        if (first === undefined) return undefined as T;
+        const value = single(v);
+        if (value === undefined) return undefined as T;
         try {
-          return parse(first, name);
+          return parse(value, name);
         } catch (e) {
           return issue(ctx, e);
         }
@@ -90,7 +105,7 @@ export function withDefault<T>(meta: Meta, parse: (raw: string | undefined, name
       .optional()
       .transform((v, ctx): T => {
         try {
-          return parse(values(v)[0], name);
+          return parse(single(v), name);
         } catch (e) {
           return issue(ctx, e);
         }
@@ -104,12 +119,13 @@ export function withDefault<T>(meta: Meta, parse: (raw: string | undefined, name
 
 /**
  * A repeated-key array parameter (`?a=X&a=Y`; a comma-separated value is split too, a harmless superset of the
- * Go server). `required` supplies the error for a missing key; otherwise absent is `undefined`.
+ * Go server, unless `verbatim`: the values as sent). `required` supplies the error for a missing key; otherwise
+ * absent is `undefined`.
  */
 export function list<T>(
   meta: Meta,
   parse: (raw: string, name: string, index: number) => T,
-  opts: { required?: () => ParamError } = {},
+  opts: { required?: () => ParamError; verbatim?: boolean } = {},
 ): ParamFactory<z.ZodType<T[] | undefined>> {
   return (name) => {
     const schema = z
@@ -117,7 +133,7 @@ export function list<T>(
       .optional()
       .transform((v, ctx): T[] | undefined => {
         try {
-          const items = values(v).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+          const items = opts.verbatim ? values(v) : values(v).flatMap((s) => s.split(',')).filter((s) => s !== '');
           if (items.length === 0) {
             if (opts.required) throw opts.required();
             return undefined;
@@ -164,7 +180,8 @@ export function parseLt(raw: string, name: string): string {
 
 /** Unix time: an unsigned integer; a float string is accepted and truncated (api-v3.md §0.3). */
 export function parseUtime(raw: string, name: string): number {
-  if (!/^\+?\d+(\.\d*)?$/.test(raw)) throw conversionError(name);
+  // strconv.ParseFloat's decimal forms, exponents included (`1.7e9`), then truncated.
+  if (!/^\+?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) throw conversionError(name);
   const n = Math.trunc(Number(raw));
   if (!Number.isSafeInteger(n) || n > UINT32_MAX) throw conversionError(name);
   return n;
@@ -258,11 +275,12 @@ export const P = {
   bool: (description: string) => optional({ type: 'boolean', description }, parseBool),
   boolDefault: (description: string, def: boolean) =>
     withDefault({ type: 'boolean', default: def, description }, (raw, name) => (raw === undefined ? def : parseBool(raw, name))),
+  /**
+   * `in` / `out`; TON Center never refuses another value (`both` is common, the jetton and NFT endpoints document
+   * it): its filters compare it literally and match nothing, and adjacentTransactions takes it as "both".
+   */
   direction: (description: string) =>
-    optional({ type: 'string', enum: ['in', 'out'], description }, (raw): 'in' | 'out' => {
-      if (raw === 'in' || raw === 'out') return raw;
-      throw new ParamError('wrong value for direction parameter');
-    }),
+    optional({ type: 'string', enum: ['in', 'out'], description }, (raw): Direction => (raw === 'in' || raw === 'out' ? raw : 'unmatched')),
   /**
    * `limit`: values < 1 become 1; above the maximum TON Center's builder fails with `limit is not allowed: <n> >
    * 1000`, which most endpoints re-wrap as HTTP 500 (`status`), some leave at 422 (api-v3.md §0.6).

@@ -129,7 +129,8 @@ export const AddressBookQuery = query({
     { description: 'List of addresses in any form to include in the address book.' },
     (raw) => raw,
     // No upper bound: api-v3.md §2.3 lists only the missing case (the request line's length bounds the count).
-    { required: () => new ParamError('at least 1 address required') },
+    // Verbatim: the keys echo the caller's strings, so "A,B" stays one (unparsable) key as in the Go server (§0.1).
+    { required: () => new ParamError('at least 1 address required'), verbatim: true },
   ),
 });
 
