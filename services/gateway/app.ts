@@ -140,7 +140,10 @@ function servedPath(req: FastifyRequest): string {
   }
 }
 
-const isV2 = (req: FastifyRequest): boolean => servedPath(req).startsWith('/api/v2/');
+/** v2: by the served route, or by the path for requests no route serves (CORS preflights, 404s). */
+const isV2 = (req: FastifyRequest): boolean => servedPath(req).startsWith('/api/v2/') || req.url.startsWith('/api/v2/');
+
+const JSON_RPC_PATH = '/api/v2/jsonRPC';
 
 /** The error body of the request's API: v2 envelope or v3 `{"error"}`. */
 function errorBody(req: FastifyRequest, status: number, message: string): Record<string, unknown> {
@@ -369,12 +372,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (err instanceof ApiError) return reply.code(err.status).send(err.body ?? errorBody(req, err.status, err.message));
     if (err instanceof BaseError && err.code.startsWith('STORE_')) {
       // v2 answers its backend's timeouts with 504 (api-v2.md §1, "liteserver timeout"); the store is that backend here.
-      const status = isV2(req) && err.code === 'STORE_TIMEOUT' ? 504 : (req.routeOptions.config.storeErrorStatus ?? 500);
+      const v2Timeout = isV2(req) && err.code === 'STORE_TIMEOUT';
+      const status = v2Timeout ? 504 : (req.routeOptions.config.storeErrorStatus ?? 500);
       req.log.error({ err, url: req.url }, 'store query failed');
+      // The C++ v2 server's text for its backend's timeout.
+      if (v2Timeout) return reply.code(status).send(errorBody(req, status, 'LITE_SERVER_NETWORK timeout'));
       const what = err.code === 'STORE_TIMEOUT' ? `timeout after ${req.tf?.timeoutMs ?? MAX_TIMEOUT_MS} ms` : err.code;
       return reply.code(status).send(errorBody(req, status, `internal server error: ${what}`));
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    // A JSON-RPC body that is not JSON (or not sent as JSON) is a validation error there, as for its params.
+    if (status < 500 && servedPath(req) === JSON_RPC_PATH) {
+      if (req.tf) req.tf.jsonRpc ??= { id: null };
+      return reply.code(422).send(errorBody(req, 422, `Validation error: ${err.message}`));
+    }
     if (status >= 500) {
       req.log.error({ err, url: req.url }, 'request failed');
       return reply.code(500).send(errorBody(req, 500, 'internal server error'));

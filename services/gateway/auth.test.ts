@@ -48,6 +48,21 @@ describe('API keys and rate limits', () => {
     expect(limiter.admit('a', '1.1.1.1').ok).toBe(false);
   });
 
+  it('keys of one account with different figures share one budget, the highest; under 1 rps admits one request per 1/rps s', () => {
+    let t = 0;
+    const limiter = createRateLimiter({ keys: parseApiKeys({ env: 'f:1:acct,e:5:acct,h:0.5' }), rpsWithoutKey: 0, now: () => t });
+    // The account's figure is 5 whichever key is used, so the low key does not cap it.
+    expect(limiter.admit('f', '1.1.1.1').ok).toBe(true);
+    for (let i = 0; i < 4; i++) expect(limiter.admit('e', '1.1.1.1').ok).toBe(true);
+    expect(limiter.admit('e', '1.1.1.1').ok).toBe(false);
+    expect(limiter.admit('h', '1.1.1.1').ok).toBe(true);
+    expect(limiter.admit('h', '1.1.1.1').ok).toBe(false);
+    t += 1000;
+    expect(limiter.admit('h', '1.1.1.1').ok).toBe(false);
+    t += 1000;
+    expect(limiter.admit('h', '1.1.1.1').ok).toBe(true);
+  });
+
   it('rpsWithoutKey 0 means no keyless limit', () => {
     const limiter = createRateLimiter({ keys: [], rpsWithoutKey: 0 });
     for (let i = 0; i < 1000; i++) expect(limiter.admit(undefined, '1.1.1.1').ok).toBe(true);

@@ -110,13 +110,18 @@ interface Bucket {
 export function createRateLimiter(opts: { keys: readonly ApiKey[]; rpsWithoutKey: number; now?: () => number }): RateLimiter {
   const now = opts.now ?? (() => performance.now());
   const byKey = new Map(opts.keys.map((k) => [k.key, k]));
+  // "The RPS figure is shared by all keys of the account" (auth-limits.md §2): one figure per account, the highest
+  // its keys give, whichever key a request uses.
+  const accountRps = new Map<string, number>();
+  for (const k of opts.keys) if (k.rps > 0) accountRps.set(k.account, Math.max(accountRps.get(k.account) ?? 0, k.rps));
   const accounts = new Map<string, Bucket>();
   // One bucket per client address without a key; bounded so that a scan of addresses cannot exhaust memory.
   const clients = new Lru<string, Bucket>(100_000);
 
   function take(b: Bucket, rps: number): boolean {
     const t = now();
-    b.tokens = Math.min(rps, b.tokens + ((t - b.at) / 1000) * rps);
+    // At least one request of burst: a budget under 1 rps still admits one request every 1/rps seconds.
+    b.tokens = Math.min(Math.max(1, rps), b.tokens + ((t - b.at) / 1000) * rps);
     b.at = t;
     if (b.tokens < 1) return false;
     b.tokens -= 1;
@@ -129,14 +134,15 @@ export function createRateLimiter(opts: { keys: readonly ApiKey[]; rpsWithoutKey
         const k = byKey.get(key);
         if (!k) return { ok: false, status: 401 };
         if (k.rps === 0) return { ok: true, principal: k.account };
+        const rps = accountRps.get(k.account)!;
         let b = accounts.get(k.account);
-        if (!b) accounts.set(k.account, (b = { tokens: k.rps, at: now() }));
-        return take(b, k.rps) ? { ok: true, principal: k.account } : { ok: false, status: 429 };
+        if (!b) accounts.set(k.account, (b = { tokens: Math.max(1, rps), at: now() }));
+        return take(b, rps) ? { ok: true, principal: k.account } : { ok: false, status: 429 };
       }
       const rps = opts.rpsWithoutKey;
       if (rps === 0) return { ok: true, principal: `ip:${client}` };
       let b = clients.get(client);
-      if (!b) clients.set(client, (b = { tokens: rps, at: now() }));
+      if (!b) clients.set(client, (b = { tokens: Math.max(1, rps), at: now() }));
       return take(b, rps) ? { ok: true, principal: `ip:${client}` } : { ok: false, status: 429 };
     },
   };

@@ -815,7 +815,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
       });
       try {
-        expect(await get(app2, '/api/v2/getMasterchainInfo')).toMatchObject({ status: 504, body: { ok: false, code: 504 } });
+        expect(await get(app2, '/api/v2/getMasterchainInfo')).toMatchObject({ status: 504, body: { ok: false, code: 504, error: 'LITE_SERVER_NETWORK timeout' } });
         expect((await get(app2, '/api/v3/masterchainInfo')).status).toBe(500);
       } finally {
         await app2.close();
@@ -1047,7 +1047,11 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       const fileHash = encodeURIComponent(r.body.result.id.file_hash);
       expect((await api(`${byId}&root_hash=${MANIFEST_BLOCKS[6]!.root}&file_hash=${fileHash}`)).status).toBe(200);
       const wrongHash = await api(`${byId}&root_hash=${MANIFEST_BLOCKS[7]!.root}&file_hash=${fileHash}`);
-      expect(wrongHash).toMatchObject({ status: 404, body: { ok: false, code: 404, error: 'block not found' } });
+      // A block the index lacks is the liteserver's 500, as TON Center's v2 answers it (api-v2.md §1 table).
+      expect(wrongHash).toMatchObject({
+        status: 500,
+        body: { ok: false, code: 500, error: 'LITE_SERVER_NOTREADY: cannot find block (0,6000000000000000) seqno=52111590: seqno not in db' },
+      });
       const cases: Array<[string, string]> = [
         ['shard=1&seqno=1', 'workchain required'],
         ['workchain=0&seqno=1', 'shard required'],
@@ -1069,7 +1073,12 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         id: { workchain: -1, shard: '-9223372036854775808', seqno: 46991999, root_hash: b64(MANIFEST_BLOCKS[3]!.root) },
         signatures: [],
       });
-      expect(await api('/api/v2/getMasterchainBlockSignatures?seqno=5')).toMatchObject({ status: 404, body: { ok: false, code: 404 } });
+      expect(await api('/api/v2/getMasterchainBlockSignatures?seqno=5')).toMatchObject({
+        status: 500,
+        body: { ok: false, code: 500, error: 'LITE_SERVER_NOTREADY: cannot find block (-1,8000000000000000) seqno=5: seqno not in db' },
+      });
+      // The C++ handlers refuse seqno <= 0.
+      expect(await api('/api/v2/getMasterchainBlockSignatures?seqno=0')).toMatchObject({ status: 422, body: { error: 'seqno should be positive' } });
       expect(await api('/api/v2/getMasterchainBlockSignatures')).toMatchObject({ status: 422, body: { ok: false, error: 'seqno required', code: 422 } });
     });
 
@@ -1108,9 +1117,24 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         body: { ok: false, error: 'TypeError: seqno required', jsonrpc: '2.0', id: 'y' },
       });
       expect(await rpc({ id: 'z', method: 'getMasterchainBlockSignatures', params: { seqno: 5 } })).toEqual({
-        status: 404,
-        body: { ok: false, error: 'block not found', code: 404, jsonrpc: '2.0', id: 'z' },
+        status: 500,
+        body: { ok: false, error: 'LITE_SERVER_NOTREADY: cannot find block (-1,8000000000000000) seqno=5: seqno not in db', code: 500, jsonrpc: '2.0', id: 'z' },
       });
+      // A shard sent as a JSON number: -2^63 and the other shard ids are exact doubles, and must stay exact.
+      const mc = await rpc({ id: 3, method: 'getBlockHeader', params: { workchain: -1, shard: -9223372036854775808, seqno: 49383163 } });
+      expect(mc.body.result.id).toMatchObject({ shard: '-9223372036854775808', seqno: 49383163 });
+      const sh = await rpc({ id: 4, method: 'getBlockHeader', params: { workchain: 0, shard: 6917529027641081856, seqno: 52111590 } });
+      expect(sh.body.result.id).toMatchObject({ shard: '6917529027641081856', seqno: 52111590 });
+      // Bodies that are not an object with object params: 422 with the id when there is one.
+      expect(await rpc({ id: 5, method: 'getMasterchainBlockSignatures', params: [49383163] })).toEqual({
+        status: 422,
+        body: { ok: false, error: 'Validation error: params must be an object', jsonrpc: '2.0', id: 5 },
+      });
+      expect(await rpc([1, 2])).toEqual({ status: 422, body: { ok: false, error: 'Validation error: the body must be a JSON object', jsonrpc: '2.0', id: null } });
+      const notJson = await fx.app.inject({ method: 'POST', url: '/api/v2/jsonRPC', headers: { 'content-type': 'application/json' }, payload: 'not json' });
+      expect(notJson.statusCode).toBe(422);
+      expect(notJson.json()).toMatchObject({ ok: false, code: 422 });
+      expect(notJson.json().error).toMatch(/^Validation error: /);
     });
   });
 
@@ -1127,6 +1151,8 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       expect(pre.statusCode).toBe(204);
       const v2 = await fx.app.inject({ method: 'GET', url: '/api/v2/getConsensusBlock' });
       expect(v2.headers['x-api-version']).toBe('2.1.1');
+      const v2pre = await fx.app.inject({ method: 'OPTIONS', url: '/api/v2/jsonRPC', headers: { origin: 'https://x.org', 'access-control-request-method': 'POST' } });
+      expect(v2pre.headers['x-api-version']).toBe('2.1.1');
       const h = await fx.app.inject({ method: 'GET', url: '/healthcheck' });
       expect({ status: h.statusCode, body: h.body }).toEqual({ status: 200, body: 'OK' });
       const root = await fx.app.inject({ method: 'GET', url: '/' });

@@ -44,6 +44,15 @@ async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRe
   return blockIdExt({ ...p, root_hash: b?.root_hash ?? '', file_hash: b?.file_hash ?? '' });
 }
 
+/**
+ * A block the index does not hold. TON Center's v2 asks a liteserver, which answers 500 with its error
+ * (api-v2.md §1 table: "tonlib/liteserver error"); this is the text it gives for a seqno it does not have.
+ */
+function blockNotFound(workchain: number, shard: string, seqno: number): ApiError {
+  const shardHex = BigInt(shard).toString(16).padStart(16, '0');
+  return new ApiError(500, `LITE_SERVER_NOTREADY: cannot find block (${workchain},${shardHex}) seqno=${seqno}: seqno not in db`);
+}
+
 async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<{ last: BlockRecord; lastHeader: BlockHeaderHashes }> {
   const ends = await masterchainEnds(deps.db, req.tf);
   if (!ends) throw new ApiError(500, 'LITE_SERVER_UNKNOWN: no masterchain blocks indexed');
@@ -117,7 +126,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
         seqno: q.seqno,
         ...(both ? { root_hash: q.root_hash, file_hash: q.file_hash } : {}),
       });
-      if (!found) throw new ApiError(404, 'block not found');
+      if (!found) throw blockNotFound(q.workchain, q.shard, q.seqno);
       const { record: b, header } = found;
       // The hashes the block itself references (BlkPrevInfo); a block stored before 0014 has none, and then the
       // previous blocks' own rows give them if the store holds those blocks.
@@ -189,7 +198,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
     },
     async (req, q) => {
       const b = await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: q.seqno });
-      if (!b) throw new ApiError(404, 'block not found');
+      if (!b) throw blockNotFound(-1, '9223372036854775808', q.seqno);
       return {
         ok: true as const,
         result: { '@type': 'blocks.blockSignatures' as const, id: blockIdExt(b), signatures: [], '@extra': extra() },
@@ -212,10 +221,15 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       },
     },
     async (req, reply) => {
-      const { id = null, method, params = {} } = req.body;
+      const body = isObject(req.body) ? req.body : {};
+      const id = body.id ?? null;
       // Errors thrown below (404, store failures) get the id and `jsonrpc` from app.ts's error body.
       req.tf.jsonRpc = { id };
-      const m = method === undefined ? undefined : methods.get(method);
+      const invalid = (error: string) => reply.code(422).send({ ok: false, error: `Validation error: ${error}`, jsonrpc: '2.0' as const, id });
+      if (!isObject(req.body)) return invalid('the body must be a JSON object');
+      const params = body.params ?? {};
+      if (!isObject(params)) return invalid('params must be an object');
+      const m = typeof body.method === 'string' ? methods.get(body.method) : undefined;
       if (!m) return reply.code(422).send({ ok: false, error: 'Unknown method', jsonrpc: '2.0' as const, id });
       let q: Record<string, unknown> = {};
       if (m.query) {
@@ -244,7 +258,19 @@ function queryOf(params: Record<string, unknown>): Record<string, string | strin
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(params)) {
     if (v === null || v === undefined) continue;
-    out[k] = Array.isArray(v) ? v.map((x) => String(x)) : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    out[k] = Array.isArray(v) ? v.map(text) : typeof v === 'object' ? JSON.stringify(v) : text(v);
   }
   return out;
+}
+
+/**
+ * A scalar's text. An integer beyond 2^53 prints as its exact decimal: JSON.parse keeps a shard id such as
+ * -9223372036854775808 exactly (shard ids are multiples of large powers of two), which String() would round.
+ */
+function text(v: unknown): string {
+  return typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) ? BigInt(v).toString() : String(v);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

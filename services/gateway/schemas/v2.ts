@@ -13,7 +13,8 @@ function v2Int(required: string, min: number, max: number, positive = false) {
     if (!/^[+-]?\d+$/.test(raw)) throw new ParamError(`failed to parse ${name}`);
     const n = Number(raw);
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new ParamError(`failed to parse ${name}`);
-    if (positive && n < 0) throw new ParamError(`${name} should be positive`);
+    // The C++ handlers test `seqno <= 0`.
+    if (positive && n <= 0) throw new ParamError(`${name} should be positive`);
     return n;
   });
 }
@@ -54,11 +55,11 @@ export const V2SeqnoQuery = query({
 
 /** `POST /api/v2/jsonRPC` (api-v2.md §1). Loose on purpose: an unknown method is the operation's 422, not a schema error. */
 export const JsonRpcRequest = z
-  .object({
-    jsonrpc: z.string().optional(),
-    id: z.unknown().optional(),
-    method: z.string().optional(),
-    params: z.record(z.string(), z.unknown()).optional(),
-  })
-  .meta({ id: 'V2JsonRpcRequest' });
+  .unknown()
+  .meta({
+    id: 'V2JsonRpcRequest',
+    type: 'object',
+    properties: { jsonrpc: { type: 'string' }, id: {}, method: { type: 'string' }, params: { type: 'object' } },
+    required: ['method'],
+  });
 
