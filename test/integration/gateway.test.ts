@@ -411,6 +411,20 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
 
       const mc = await pageOf('mc_seqno=17734191&limit=100');
       expect(mc.body.transactions).toHaveLength(6);
+      // The order is the last filter's in ton-index-go's sequence (utime, mc_seqno, one account, hash, exact lt):
+      // mc_seqno keeps lt order under a utime filter, and an exact lt orders by account in the requested direction.
+      const mcUt = await pageOf('mc_seqno=17734191&start_utime=1&limit=100');
+      expect(mcUt.body.transactions.map(key)).toEqual(mc.body.transactions.map(key));
+      const sameLt = mc.body.transactions.find((t: { lt: string }) => mc.body.transactions.filter((u: { lt: string }) => u.lt === t.lt).length > 1);
+      expect(sameLt).toBeDefined();
+      const peers = mc.body.transactions.filter((t: { lt: string }) => t.lt === sameLt.lt).map((t: { account: string }) => t.account).sort();
+      const accountsQ = peers.map((a: string) => `account=${encodeURIComponent(a)}`).join('&');
+      for (const extra of [accountsQ, 'start_utime=1', `${accountsQ}&start_utime=1`]) {
+        const desc = await pageOf(`lt=${sameLt.lt}&${extra}`);
+        expect(desc.body.transactions.map((t: { account: string }) => t.account)).toEqual([...peers].reverse());
+        const asc = await pageOf(`lt=${sameLt.lt}&${extra}&sort=asc`);
+        expect(asc.body.transactions.map((t: { account: string }) => t.account)).toEqual(peers);
+      }
       expect(await api('/api/v3/transactions?mc_seqno=47004579')).toEqual(
         expect.objectContaining({ status: 404, body: { error: 'masterchain block 47004579 not found' } }),
       );

@@ -61,10 +61,16 @@ export interface TxPage {
 export type TxOrder = 'lt' | 'now' | 'hash' | 'exact_lt';
 
 export function txOrder(f: TxFilter): TxOrder {
+  // ton-index-go sets its ORDER BY filter by filter, each later one replacing the order before it: utime, then
+  // mc_seqno, one account, hash, exact lt. So the last of those present decides.
+  const byTime = f.start_utime !== undefined || f.end_utime !== undefined;
+  if (f.lt !== undefined) return 'exact_lt';
   if (f.hash !== undefined) return 'hash';
-  if (f.start_utime !== undefined || f.end_utime !== undefined) return 'now';
-  if (f.lt !== undefined && !(f.accounts && f.accounts.length > 0)) return 'exact_lt';
-  return 'lt';
+  // One account: (account, now, lt) with a utime filter, else (account, lt), the same rows in the same order as
+  // these (an account's now never decreases with its lt).
+  if (f.accounts?.length === 1) return byTime ? 'now' : 'lt';
+  if (f.mc_seqno !== undefined) return 'lt';
+  return byTime ? 'now' : 'lt';
 }
 
 function orderBy(order: TxOrder, sort: Sort): string {
