@@ -519,6 +519,32 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       expect(await api('/api/v3/transactionsByMasterchainBlock?seqno=17734191&sort=sideways')).toMatchObject({ status: 500 });
     });
 
+    it('descriptions as ton-index-go prints them: no empty credit_extra_currencies, gas_fees/gas_used swapped when fees < gas', async () => {
+      type Descr = { credit_ph?: { credit_extra_currencies?: Record<string, string> }; compute_ph?: { gas_fees?: string; gas_used?: string } };
+      const stored = new Map(fx.blocks.flatMap((b) => b.rows.transactions).map((t) => [t.hash, JSON.parse(t.description) as Descr]));
+      let swapped = 0;
+      let credits = 0;
+      for (const wc of ['-1', '0']) {
+        const page = await pageOf(`workchain=${wc}&limit=1000`);
+        for (const t of page.body.transactions as Array<{ hash: string; description: Descr }>) {
+          const d = stored.get(t.hash)!;
+          if (d.credit_ph) {
+            credits++;
+            const empty = Object.keys(d.credit_ph.credit_extra_currencies ?? {}).length === 0;
+            expect('credit_extra_currencies' in t.description.credit_ph!).toBe(!empty);
+          }
+          const c = d.compute_ph;
+          if (c?.gas_fees === undefined) continue;
+          const swap = BigInt(c.gas_fees) < BigInt(c.gas_used!);
+          if (swap) swapped++;
+          expect(t.description.compute_ph).toMatchObject(swap ? { gas_fees: c.gas_used, gas_used: c.gas_fees } : { gas_fees: c.gas_fees, gas_used: c.gas_used });
+        }
+      }
+      // The fixtures hold both cases: masterchain system transactions run with free gas.
+      expect(swapped).toBeGreaterThan(0);
+      expect(credits).toBeGreaterThan(0);
+    });
+
     it('transaction errors', async () => {
       const cases: Array<[string, number, string]> = [
         ['account=nope', 422, 'failed to decode: schema: error converting value for index 0 of "account"'],

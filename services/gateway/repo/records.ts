@@ -201,7 +201,17 @@ export function accountStateRecord(hash: string, states: States): AccountStateRe
 
 /** TransactionDescr from the `description` column: the JSON text of the decoder's record (0006_transactions_description.sql). */
 export function descriptionFromRow(r: Row): Description {
-  return JSON.parse(str(r.description)) as Description;
+  const d = JSON.parse(str(r.description)) as Description;
+  // ton-index-go's CreditPhase has `credit_extra_currencies,omitempty`: an empty map is left out.
+  const credit = d.credit_ph;
+  if (credit?.credit_extra_currencies && Object.keys(credit.credit_extra_currencies).length === 0) delete credit.credit_extra_currencies;
+  // ton-index-go swaps gas_fees and gas_used back when gas_fees < gas_used (api-v3.md §1.5, "server quirk"), which
+  // a transaction with free gas (gas_fees 0, masterchain system accounts) meets too: clients see the swapped pair.
+  const c = d.compute_ph;
+  if (c?.gas_fees !== undefined && c.gas_used !== undefined && BigInt(c.gas_fees) < BigInt(c.gas_used)) {
+    [c.gas_fees, c.gas_used] = [c.gas_used, c.gas_fees];
+  }
+  return d;
 }
 
 export interface TransactionRecord {

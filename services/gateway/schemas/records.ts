@@ -125,7 +125,7 @@ export const TransactionDescr = z
     storage_ph: z
       .object({ storage_fees_collected: u64(), storage_fees_due: u64().optional(), status_change: z.enum(['unchanged', 'frozen', 'deleted']) })
       .optional(),
-    credit_ph: z.object({ due_fees_collected: u64().optional(), credit: u64(), credit_extra_currencies: extraCurrencies }).optional(),
+    credit_ph: z.object({ due_fees_collected: u64().optional(), credit: u64(), credit_extra_currencies: extraCurrencies.optional() }).optional(),
     compute_ph: z
       .object({
         skipped: z.boolean(),
