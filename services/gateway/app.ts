@@ -178,6 +178,25 @@ const documentDefaults: typeof jsonSchemaTransform = (doc) => {
 };
 
 /**
+ * jsonSchemaTransformObject, with nullable references made effective: zod writes a nullable object reference as
+ * `{nullable: true, allOf: [{$ref}]}`, and OpenAPI 3.0 ignores `nullable` without a `type` beside it, so validators
+ * and client generators would refuse the `null` the server sends (in_msg, message_content, init_state,
+ * masterchain_block_ref).
+ */
+const documentObject: typeof jsonSchemaTransformObject = (input) => {
+  const doc = jsonSchemaTransformObject(input);
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (o.nullable === true && Array.isArray(o.allOf) && o.type === undefined) o.type = 'object';
+    for (const v of Object.values(o)) visit(v);
+  };
+  visit(doc);
+  return doc;
+};
+
+/**
  * The zod serializer, failing on a key the schema lacks. Zod drops such keys from what it encodes, but without
  * validateResponses (production) the route's object is stringified as it is: a key the tests never see would still
  * reach clients.
@@ -294,7 +313,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }],
     },
     transform: documentDefaults,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: documentObject,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/v3', staticCSP: false });
 

@@ -183,7 +183,14 @@ describeFixtures('gateway: conformance with the published OpenAPI document', () 
         if (p.schema.default !== undefined && p.name !== 'use_v2') expect({ url, name: p.name, default: mine.schema.default }).toEqual({ url, name: p.name, default: p.schema.default });
       }
       expect(Object.keys(ours!.responses)).toContain('200');
+      // Generated clients name their methods after these.
+      expect({ url, operationId: ours!.operationId }).toEqual({ url, operationId: (spec.paths[url].get as Json).operationId });
     }
     expect(doc.components.schemas.Transaction).toBeDefined();
+    // OpenAPI 3.0 honours `nullable` only beside a `type`: the fields the server sends as null must say so.
+    const nullableRef = (schema: Json, field: string) => schema.properties[field] as Json;
+    for (const [name, field] of [['Transaction', 'in_msg'], ['Message', 'message_content'], ['Message', 'init_state'], ['Block', 'masterchain_block_ref']] as const) {
+      expect({ name, field, ...nullableRef(doc.components.schemas[name], field) }).toMatchObject({ name, field, nullable: true, type: 'object' });
+    }
   });
 });

@@ -17,7 +17,9 @@ import { AccountStatesQuery, AddressBookQuery, AddressInformationQuery, MAX_STAT
 import { type App, type RouteDeps, book, emptyMetadata, zod } from './context.js';
 
 const ZERO_HASH = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
-const errors = { 401: IndexError, 409: IndexError, 422: IndexError, 500: IndexError };
+/** The statuses each endpoint answers with (api-v3.md §2), so that the document lists no others. */
+const errors = { 422: IndexError, 500: IndexError };
+const v2CompatErrors = { 401: IndexError, ...errors };
 
 /** `use_v2=true` asks for the v2 backend, which this instance does not have (TON Center without `-v2`: 500). */
 function noV2(useV2: boolean | undefined): void {
@@ -35,6 +37,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
       config: { storeErrorStatus: 422 },
       schema: {
         tags: ['Accounts'],
+        operationId: 'api_v3_get_account_states',
         summary: 'Get account states',
         description: 'The latest state of each account; unknown accounts are absent.',
         querystring: AccountStatesQuery,
@@ -56,6 +59,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
       config: { storeErrorStatus: 422 },
       schema: {
         tags: ['Accounts'],
+        operationId: 'api_v3_get_wallet_states',
         summary: 'Get wallet states',
         description:
           'Wallet information of each account: wallet type by code hash (v1r1 … v5r1), seqno / wallet_id / is_signature_allowed from the data cell when the store has it.',
@@ -75,6 +79,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags: ['Accounts'],
+        operationId: 'api_v3_get_address_book',
         summary: 'Address book',
         description: "User-friendly forms and interfaces of addresses, keyed by the caller's own strings.",
         querystring: AddressBookQuery,
@@ -100,6 +105,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags: ['Stats'],
+        operationId: 'api_v3_get_top_accounts_by_balance',
         summary: 'Get top accounts by balance',
         description: 'Accounts sorted by balance, richest first.',
         querystring: TopAccountsQuery,
@@ -118,8 +124,9 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
           summary: 'Get address information',
           description: 'Smart contract information of an account from the index (the v2 `getAddressInformation` in v3 form).',
           querystring: AddressInformationQuery,
-          response: { 200: V2AddressInformation, ...errors },
-          ...(url === '/api/v3/account' ? { hide: true } : {}),
+          response: { 200: V2AddressInformation, ...v2CompatErrors },
+          // The published spec's operation ids; the short alias stays out of the document.
+          ...(url === '/api/v3/account' ? { hide: true } : { operationId: 'api_v3_get_v2_addressInformation' }),
         },
       },
       async (req) => {
@@ -152,8 +159,8 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
           description:
             'Wallet information (v1r1 … v5r1) of an account from the index. Accounts that are not wallets answer 409 unless they are uninit.',
           querystring: AddressInformationQuery,
-          response: { 200: V2WalletInformation, ...errors },
-          ...(url === '/api/v3/wallet' ? { hide: true } : {}),
+          response: { 200: V2WalletInformation, 409: IndexError, ...v2CompatErrors },
+          ...(url === '/api/v3/wallet' ? { hide: true } : { operationId: 'api_v3_get_wallet_information' }),
         },
       },
       async (req) => {

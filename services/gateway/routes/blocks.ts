@@ -5,7 +5,8 @@ import { BlocksQuery, MasterchainBlockSeqno, MasterchainBlockShardsQuery } from 
 import { type App, type RouteDeps, zod } from './context.js';
 
 const tags = ['Blockchain data'];
-const errors = { 404: IndexError, 422: IndexError, 500: IndexError };
+const errors = { 422: IndexError, 500: IndexError };
+const notFoundErrors = { 404: IndexError, ...errors };
 
 /**
  * masterchainInfo changes once per masterchain block (seconds apart) and is the most polled endpoint there is:
@@ -23,6 +24,7 @@ export function blockRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_masterchain_info',
         summary: 'Get masterchain info',
         description: 'The first and last indexed masterchain blocks.',
         response: { 200: MasterchainInfo, 500: IndexError },
@@ -50,6 +52,7 @@ export function blockRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_blocks',
         summary: 'Get blocks',
         description: 'Blocks that match every given filter, by generation time.',
         querystring: BlocksQuery,
@@ -68,10 +71,11 @@ export function blockRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_masterchainBlockShardState',
         summary: 'Get masterchain block shard state',
         description: 'The shard blocks a masterchain block commits (its shard state), as full blocks. Equivalent to `/api/v2/shards`.',
         querystring: MasterchainBlockSeqno,
-        response: { 200: BlocksResponse, ...errors },
+        response: { 200: BlocksResponse, ...notFoundErrors },
       },
     },
     async (req) => {
@@ -86,10 +90,11 @@ export function blockRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_masterchainBlockShards',
         summary: 'Get masterchain block shards',
         description: 'All blocks committed by a masterchain block (itself included): the blocks since the previous one.',
         querystring: MasterchainBlockShardsQuery,
-        response: { 200: BlocksResponse, ...errors },
+        response: { 200: BlocksResponse, ...notFoundErrors },
       },
     },
     async (req) => {

@@ -24,7 +24,8 @@ import {
 import { type App, type RouteDeps, book, decodeCursor, emptyMetadata, encodeCursor, setNextCursor, zod } from './context.js';
 
 const tags = ['Blockchain data'];
-const errors = { 404: IndexError, 422: IndexError, 500: IndexError };
+const errors = { 422: IndexError, 500: IndexError };
+const notFoundErrors = { 404: IndexError, ...errors };
 /** api-v3.md §1.5–1.9. */
 export function transactionRoutes(app: App, deps: RouteDeps): void {
   const r = zod(app);
@@ -44,12 +45,13 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_transactions',
         summary: 'Get transactions',
         description:
           'Transactions that match every given filter. Ordered by `lt` (by `now` then `lt` with a utime window, by hash with `hash`). ' +
           'Beyond TON Center: keyset pagination with `cursor` and the `X-Next-Cursor` response header.',
         querystring: TransactionsQuery,
-        response: { 200: TransactionsResponse, ...errors },
+        response: { 200: TransactionsResponse, ...notFoundErrors },
       },
     },
     async (req, reply) => {
@@ -100,10 +102,11 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_transactions_by_masterchain_block',
         summary: 'Get transactions by masterchain block',
         description: 'Transactions of a masterchain block and all the shard blocks it commits, by `lt`.',
         querystring: TransactionsByMasterchainBlockQuery,
-        response: { 200: TransactionsResponse, ...errors },
+        response: { 200: TransactionsResponse, ...notFoundErrors },
       },
     },
     async (req) => {
@@ -119,6 +122,7 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_transactions_by_message',
         summary: 'Get transactions by message',
         description: 'The transactions that sent or received a message: by its hash (raw or normalized), body hash or opcode.',
         querystring: TransactionsByMessageQuery,
@@ -150,10 +154,11 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_adjacent_transactions',
         summary: 'Get adjacent transactions',
         description: 'The parent transaction (`direction=in`), the children (`out`) or both of a transaction, by `lt` ascending.',
         querystring: AdjacentTransactionsQuery,
-        response: { 200: TransactionsResponse, ...errors },
+        response: { 200: TransactionsResponse, ...notFoundErrors },
       },
     },
     async (req) => {
@@ -171,6 +176,7 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
     {
       schema: {
         tags,
+        operationId: 'api_v3_get_messages',
         summary: 'Get messages',
         description:
           'Messages that match every given filter, one row per message with the receiving (`in_msg_tx_hash`) and sending ' +

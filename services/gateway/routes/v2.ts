@@ -73,7 +73,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
     handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
   ): void {
     // The app's zod validator compiler parses the query string (the plain `app.get` only loses the static typing).
-    app.get(`/api/v2/${name}`, route, (req) => handle(req, req.query as Q extends z.ZodType ? z.output<Q> : Record<string, never>));
+    app.get(`/api/v2/${name}`, { schema: { ...route.schema, operationId: `api_v2_${name}` } }, (req) => handle(req, req.query as Q extends z.ZodType ? z.output<Q> : Record<string, never>));
     methods.set(name, { query: route.schema.querystring, handle: handle as unknown as JsonRpcMethod['handle'] });
   }
 
@@ -211,6 +211,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
     {
       schema: {
         tags,
+        operationId: 'api_v2_jsonRPC',
         summary: 'JSON-RPC (v2)',
         description:
           'Any v2 operation above as `{"jsonrpc": "2.0", "id": …, "method": "<operation name>", "params": {…}}`, the parameters named as in ' +
