@@ -216,15 +216,19 @@ function extraKeys(sent: unknown, encoded: unknown, path: string): string[] {
   if (sent === null || encoded === null || typeof sent !== 'object' || typeof encoded !== 'object') return [];
   const e = encoded as Record<string, unknown>;
   return Object.entries(sent as Record<string, unknown>).flatMap(([k, v]) =>
-    k in e ? extraKeys(v, e[k], `${path}.${k}`) : [`${path}.${k}`],
+    Object.hasOwn(e, k) ? extraKeys(v, e[k], `${path}.${k}`) : [`${path}.${k}`],
   );
 }
 
 /** The most bytes of a request line and headers, as ton-index-go (api-v3.md §2.1: up to 1000 addresses a request). */
 const MAX_REQUEST_HEAD_BYTES = 1 << 20;
 
+/** URLs longer than Node's default header limit are not cached (response-cache.ts). */
+const MAX_CACHED_URL = 16 * 1024;
+
 const CLIENT_ERRORS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
 };
 
@@ -233,15 +237,18 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  * (api-v3.md §0.7) instead of Fastify's `{error, message, statusCode}`.
  */
 function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
+  // As Node's own handler: nothing is written into a response already under way on the connection (a pipelined
+  // request after a good one), and the connection is closed either way.
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code !== 'ECONNRESET' && socket.writable && !current?.headersSent) {
+    const [status, text] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
+    const body = JSON.stringify({ error: text });
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     return;
   }
-  const [status, text] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
-  const body = JSON.stringify({ error: text });
-  socket.end(
-    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.destroy();
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -347,7 +354,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const path = servedPath(req);
     if (!CACHEABLE.test(path) || isDocs(path)) return;
     const version = responses.version();
-    if (version === null) return;
+    // A request line as long as ton-index-go allows is served, but not kept: such keys would crowd out the cache.
+    if (version === null || req.url.length > MAX_CACHED_URL) return;
     const key = responseCacheKey(req.method, req.url, req.tf.noAddressBook, req.tf.noMetadata);
     const hit = responses.get(key);
     if (hit) {

@@ -63,6 +63,12 @@ describe('API keys and rate limits', () => {
     expect(limiter.admit('h', '1.1.1.1').ok).toBe(true);
   });
 
+  it('a key with rps 0 makes its whole account unlimited', () => {
+    const limiter = createRateLimiter({ keys: parseApiKeys({ env: 'a:0:acct,b:2:acct' }), rpsWithoutKey: 0, now: () => 0 });
+    for (let i = 0; i < 50; i++) expect(limiter.admit('b', '1.1.1.1').ok).toBe(true);
+    for (let i = 0; i < 50; i++) expect(limiter.admit('a', '1.1.1.1').ok).toBe(true);
+  });
+
   it('rpsWithoutKey 0 means no keyless limit', () => {
     const limiter = createRateLimiter({ keys: [], rpsWithoutKey: 0 });
     for (let i = 0; i < 1000; i++) expect(limiter.admit(undefined, '1.1.1.1').ok).toBe(true);

@@ -112,8 +112,9 @@ export function createRateLimiter(opts: { keys: readonly ApiKey[]; rpsWithoutKey
   const byKey = new Map(opts.keys.map((k) => [k.key, k]));
   // "The RPS figure is shared by all keys of the account" (auth-limits.md §2): one figure per account, the highest
   // its keys give, whichever key a request uses.
+  // A key with rps 0 (unlimited) makes its whole account unlimited.
   const accountRps = new Map<string, number>();
-  for (const k of opts.keys) if (k.rps > 0) accountRps.set(k.account, Math.max(accountRps.get(k.account) ?? 0, k.rps));
+  for (const k of opts.keys) accountRps.set(k.account, Math.max(accountRps.get(k.account) ?? 0, k.rps === 0 ? Infinity : k.rps));
   const accounts = new Map<string, Bucket>();
   // One bucket per client address without a key; bounded so that a scan of addresses cannot exhaust memory.
   const clients = new Lru<string, Bucket>(100_000);
@@ -133,8 +134,8 @@ export function createRateLimiter(opts: { keys: readonly ApiKey[]; rpsWithoutKey
       if (key !== undefined && key !== '') {
         const k = byKey.get(key);
         if (!k) return { ok: false, status: 401 };
-        if (k.rps === 0) return { ok: true, principal: k.account };
         const rps = accountRps.get(k.account)!;
+        if (rps === Infinity) return { ok: true, principal: k.account };
         let b = accounts.get(k.account);
         if (!b) accounts.set(k.account, (b = { tokens: Math.max(1, rps), at: now() }));
         return take(b, rps) ? { ok: true, principal: k.account } : { ok: false, status: 429 };

@@ -60,20 +60,33 @@ describe('response cache', () => {
     await small.stop();
   });
 
-  it('keeps bodies within its byte budget, dropping the least recently used first', async () => {
-    const cache = createResponseCache({ entries: 100, maxBytes: 10, checkMs: 1000, readVersion: async () => 'a' });
+  it('keeps entries within its byte budget (body and key), dropping the least recently used first', async () => {
+    // Each entry below weighs its 4-byte body and 2 bytes of one-character key: 6.
+    const cache = createResponseCache({ entries: 100, maxBytes: 14, checkMs: 1000, readVersion: async () => 'a' });
     await cache.start();
     const v = cache.version()!;
     cache.set('a', answer('1234'), v);
     cache.set('b', answer('1234'), v);
     expect(cache.get('a')?.body.toString()).toBe('1234'); // a is now the most recently used
-    cache.set('c', answer('1234'), v); // 12 bytes > 10: b goes
+    cache.set('c', answer('1234'), v); // 18 bytes > 14: b goes
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();
     expect(cache.get('c')).toBeDefined();
-    cache.set('big', answer('12345678901'), v); // larger than the whole budget: never kept
+    cache.set('big', answer('123456789012345'), v); // a body larger than the whole budget: never kept
     expect(cache.get('big')).toBeUndefined();
     expect(cache.get('c')).toBeDefined();
+    await cache.stop();
+  });
+
+  it('counts keys in the budget: long URLs with small answers cannot pile up', async () => {
+    const cache = createResponseCache({ entries: 1000, maxBytes: 10_000, checkMs: 1000, readVersion: async () => 'a' });
+    await cache.start();
+    const v = cache.version()!;
+    for (let i = 0; i < 100; i++) cache.set(`${i}:${'x'.repeat(1000)}`, answer('{}'), v);
+    const kept = Array.from({ length: 100 }, (_, i) => cache.get(`${i}:${'x'.repeat(1000)}`)).filter(Boolean).length;
+    // About 2 KB each: at most 4 fit in 10,000 bytes, the newest.
+    expect(kept).toBeLessThanOrEqual(4);
+    expect(cache.get(`99:${'x'.repeat(1000)}`)).toBeDefined();
     await cache.stop();
   });
 

@@ -54,7 +54,8 @@ const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
-  const lru = new Lru<string, CachedResponse>(opts.entries, 0, Date.now, (v) => v.body.length);
+  // Keys weigh too: a URL may be up to 1 MiB (app.ts), and unknown query keys make any number of distinct ones.
+  const lru = new Lru<string, CachedResponse & { keyBytes: number }>(opts.entries, 0, Date.now, (v) => v.body.length + v.keyBytes);
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxBody = Math.min(opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxBytes);
   let storeVersion: string | null = null;
@@ -96,7 +97,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     get: (key) => (opts.entries > 0 && storeVersion !== null ? lru.get(key) : undefined),
     set(key, value, version) {
       if (opts.entries <= 0 || storeVersion === null || version !== generation || value.body.length > maxBody) return;
-      lru.set(key, value);
+      lru.set(key, { ...value, keyBytes: 2 * key.length });
       lru.shrinkTo(maxBytes);
     },
     async start() {

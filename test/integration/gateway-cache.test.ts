@@ -49,6 +49,16 @@ describeFixtures('gateway: whole-response cache over a changing store', () => {
     expect(other.headers['x-cache']).toBeUndefined();
   });
 
+  it('does not keep answers to very long request lines (they would crowd out the cache)', async () => {
+    const seqno = fx.blocks[0]!.decoded.block.seqno;
+    const long = `/api/v3/blocks?seqno=${seqno}&pad=${'x'.repeat(20_000)}`;
+    expect((await get(fx.app, long)).status).toBe(200);
+    expect((await get(fx.app, long)).headers['x-cache']).toBeUndefined();
+    const short = `/api/v3/blocks?seqno=${seqno}&pad=x`;
+    await get(fx.app, short);
+    expect((await get(fx.app, short)).headers['x-cache']).toBe('hit');
+  });
+
   it('does not cache errors', async () => {
     const bad = await get(fx.app, '/api/v3/transactions?account=not-an-address');
     expect(bad.status).toBe(422);

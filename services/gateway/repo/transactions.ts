@@ -269,7 +269,8 @@ export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: T
   }
   const keys = rows.map((r) => ({ account: String(r.account), lt: String(r.lt) }));
   const last = rows[rows.length - 1];
-  const next = order !== 'hash' && rows.length === page.limit && last ? { now: Number(last.now), lt: String(last.lt), account: String(last.account) } : null;
+  // A hash names its transactions outright: no cursor continues it (its branch applies none).
+  const next = f.hash === undefined && rows.length === page.limit && last ? { now: Number(last.now), lt: String(last.lt), account: String(last.account) } : null;
   return { keys, next };
 }
 

@@ -222,22 +222,25 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       },
     },
     async (req, reply) => {
-      const body = isObject(req.body) ? req.body : {};
+      // A JSON text sent as text/plain (fetch's default for a string body) is read as JSON all the same.
+      const raw = typeof req.body === 'string' ? parseJson(req.body) : req.body;
+      const body = isObject(raw) ? raw : {};
       const id = body.id ?? null;
       // Errors thrown below (404, store failures) get the id and `jsonrpc` from app.ts's error body.
       req.tf.jsonRpc = { id };
-      const invalid = (error: string) => reply.code(422).send({ ok: false, error: `Validation error: ${error}`, jsonrpc: '2.0' as const, id });
-      if (!isObject(req.body)) return invalid('the body must be a JSON object');
+      // The v2 error envelope (`ok`, `error`, `code`) plus `jsonrpc` and the id, as app.ts's error body.
+      const fail = (error: string) => reply.code(422).send({ ok: false, error, code: 422, jsonrpc: '2.0' as const, id });
+      if (!isObject(raw)) return fail('Validation error: the body must be a JSON object');
       const params = body.params ?? {};
-      if (!isObject(params)) return invalid('params must be an object');
+      if (!isObject(params)) return fail('Validation error: params must be an object');
       const m = typeof body.method === 'string' ? methods.get(body.method) : undefined;
-      if (!m) return reply.code(422).send({ ok: false, error: 'Unknown method', jsonrpc: '2.0' as const, id });
+      if (!m) return fail('Unknown method');
       let q: Record<string, unknown> = {};
       if (m.query) {
         const parsed = m.query.safeParse(queryOf(params));
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
-          return reply.code(422).send({ ok: false, error: `TypeError: ${issue.message}`, jsonrpc: '2.0' as const, id });
+          return fail(`TypeError: ${issue.message}`);
         }
         q = parsed.data;
       }
@@ -270,6 +273,14 @@ function queryOf(params: Record<string, unknown>): Record<string, string | strin
  */
 function text(v: unknown): string {
   return typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) ? BigInt(v).toString() : String(v);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
