@@ -25,7 +25,7 @@ import { blockRoutes } from './routes/blocks.js';
 import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { docDefaults, docRequired } from './schemas/common.js';
-import { v2Routes } from './routes/v2.js';
+import { JSON_RPC_PATH, v2Routes } from './routes/v2.js';
 import { serverTiming } from './server-timing.js';
 
 /**
@@ -142,8 +142,6 @@ function servedPath(req: FastifyRequest): string {
 
 /** v2: by the served route, or by the path for requests no route serves (CORS preflights, 404s). */
 const isV2 = (req: FastifyRequest): boolean => servedPath(req).startsWith('/api/v2/') || req.url.startsWith('/api/v2/');
-
-const JSON_RPC_PATH = '/api/v2/jsonRPC';
 
 /** The error body of the request's API: v2 envelope or v3 `{"error"}`. */
 function errorBody(req: FastifyRequest, status: number, message: string): Record<string, unknown> {

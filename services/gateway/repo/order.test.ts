@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { txOrder } from './transactions.js';
+import { type TxFilter, type TxOrder, txOrder } from './transactions.js';
 
 describe("transactions' order: the last filter in ton-index-go's sequence decides (utime, mc_seqno, one account, hash, lt)", () => {
   const A = '0:' + 'A'.repeat(64);
   const B = '0:' + 'B'.repeat(64);
-  it.each([
+  it.each<[TxFilter, TxOrder]>([
     [{}, 'lt'],
     [{ start_utime: 1 }, 'now'],
     [{ end_utime: 1 }, 'now'],
@@ -17,7 +17,7 @@ describe("transactions' order: the last filter in ton-index-go's sequence decide
     [{ hash: 'h', lt: '7' }, 'exact_lt'],
     [{ accounts: [A, B], lt: '7' }, 'exact_lt'],
     [{ lt: '7', start_utime: 1, mc_seqno: 3 }, 'exact_lt'],
-  ] as const)('%j → %s', (filter, order) => {
+  ])('%j → %s', (filter, order) => {
     expect(txOrder(filter)).toBe(order);
   });
 });

@@ -130,10 +130,8 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
       },
     },
     async (req) => {
+      // TransactionsByMessageQuery refuses a request without msg_hash, body_hash or opcode.
       const q = req.query;
-      if (q.msg_hash === undefined && q.body_hash === undefined && q.opcode === undefined) {
-        throw unprocessable('at least one of msg_hash, body_hash, opcode should be specified');
-      }
       const keys = await transactionKeysByMessage(
         deps.db,
         req.tf,

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../errors.js';
+import { ApiError, unprocessable } from '../errors.js';
 import { blockById, blockWithHeaderById, masterchainEnds } from '../repo/blocks.js';
 import type { BlockHeaderHashes, BlockIdRecord, BlockRecord } from '../repo/records.js';
 import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
@@ -13,7 +13,11 @@ import { type App, type RouteDeps, zod } from './context.js';
  */
 
 const tags = ['API v2'];
-const errors = { 404: V2Error, 422: V2Error, 500: V2Error };
+// A block the index lacks is the liteserver's 500 (blockNotFound), a store timeout 504 (app.ts).
+const errors = { 422: V2Error, 500: V2Error, 504: V2Error };
+
+/** The JSON-RPC route; app.ts renders errors of bodies that do not parse there as its validation errors. */
+export const JSON_RPC_PATH = '/api/v2/jsonRPC';
 
 /** Zero states of the two networks (the `validator.zero_state` of their global configs). */
 const ZERO_STATE = {
@@ -207,7 +211,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
   );
 
   r.post(
-    '/api/v2/jsonRPC',
+    JSON_RPC_PATH,
     {
       schema: {
         tags,
@@ -218,29 +222,27 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
           'its query string (numbers may be sent as numbers). The reply is the operation\'s envelope plus `jsonrpc` and the echoed `id`; ' +
           'an unknown method or bad parameters are 422.',
         body: JsonRpcRequest,
-        response: { 200: JsonRpcResponse, 404: JsonRpcResponse, 422: JsonRpcResponse, 500: JsonRpcResponse },
+        response: { 200: JsonRpcResponse, 422: JsonRpcResponse, 500: JsonRpcResponse, 504: JsonRpcResponse },
       },
     },
-    async (req, reply) => {
+    async (req) => {
       // A JSON text sent as text/plain (fetch's default for a string body) is read as JSON all the same.
       const raw = typeof req.body === 'string' ? parseJson(req.body) : req.body;
       const body = isObject(raw) ? raw : {};
       const id = body.id ?? null;
-      // Errors thrown below (404, store failures) get the id and `jsonrpc` from app.ts's error body.
+      // Every error from here on, thrown or not, gets the id and `jsonrpc` in app.ts's error body.
       req.tf.jsonRpc = { id };
-      // The v2 error envelope (`ok`, `error`, `code`) plus `jsonrpc` and the id, as app.ts's error body.
-      const fail = (error: string) => reply.code(422).send({ ok: false, error, code: 422, jsonrpc: '2.0' as const, id });
-      if (!isObject(raw)) return fail('Validation error: the body must be a JSON object');
+      if (!isObject(raw)) throw unprocessable('Validation error: the body must be a JSON object');
       const params = body.params ?? {};
-      if (!isObject(params)) return fail('Validation error: params must be an object');
+      if (!isObject(params)) throw unprocessable('Validation error: params must be an object');
       const m = typeof body.method === 'string' ? methods.get(body.method) : undefined;
-      if (!m) return fail('Unknown method');
+      if (!m) throw unprocessable('Unknown method');
       let q: Record<string, unknown> = {};
       if (m.query) {
         const parsed = m.query.safeParse(queryOf(params));
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
-          return fail(`TypeError: ${issue.message}`);
+          throw unprocessable(`TypeError: ${issue.message}`);
         }
         q = parsed.data;
       }
