@@ -11,6 +11,7 @@ import {
   createClient,
   parseError,
 } from '@clickhouse/client';
+import { Session as ChdbSession } from 'chdb';
 import { type ChdbConnection, createChdbConnection } from 'chdb/connection';
 import { ConfigError, NonRetryableError } from '../runtime/errors.js';
 import { translateStoreError } from './errors.js';
@@ -69,6 +70,9 @@ function statementSettings(timeoutMs: number): ClickHouseSettings {
     input_format_skip_unknown_fields: 0,
     // The engine's own deadline: the only one that really stops work in chdb (its aborts leave the query running).
     max_execution_time: timeoutMs / 1000,
+    // Results here are small (a page, a batch of keys): handing them to a formatting thread costs more than it saves.
+    // A 4-account read of account_recent_transactions, embedded: 1.60 → 1.37 ms CPU (bench/RESULTS.md, api).
+    output_format_parallel_formatting: 0,
   };
 }
 
@@ -84,6 +88,9 @@ type StatementScope = 'session' | 'statement';
  */
 type StatementKind = 'read' | 'write';
 
+/** Output formats reads use: JSON rows (Store.query) and raw fields (Store.queryFields). */
+type ReadFormat = 'JSONEachRow' | 'TabSeparatedRaw';
+
 /** A statement as a backend runs it: with the prefix and settings it still needs, on the client it was given. */
 type BackendStatement<T> = (prefix: string, settings: ClickHouseSettings, client: ClickHouseClient) => Promise<T>;
 
@@ -97,6 +104,8 @@ interface Backend {
    * (embedded: only those the session does not already hold) and the client to send it with.
    */
   run<T>(settings: ClickHouseSettings, fn: BackendStatement<T>, scope: StatementScope, kind: StatementKind): Promise<T>;
+  /** Runs a read (SELECT) with `settings` and bound `params` and returns its whole output in `format` as text. */
+  readText(settings: ClickHouseSettings, query: string, params: QueryParams | undefined, format: ReadFormat, signal?: AbortSignal): Promise<string>;
   /**
    * Inserts a TabSeparated body, given as consecutive pieces, into `table` (`database.table`, plain identifiers;
    * `columns` too, `types` their ClickHouse types) with `settings` scoped to the statement. Resolves when ClickHouse
@@ -146,6 +155,20 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     const signal = backend.abortable ? AbortSignal.timeout(timeoutMs + CLIENT_GRACE_MS) : undefined;
     try {
       const out = await backend.run(statementSettings(timeoutMs), (prefix, settings, client) => fn(prefix, settings, client, signal), scope, kind);
+      logger?.debug({ operation, ms: Date.now() - started }, 'store statement');
+      return out;
+    } catch (e) {
+      throw translateStoreError(e, { operation, timedOut: signal?.aborted === true });
+    }
+  }
+
+  async function read(query: string, params: QueryParams | undefined, format: ReadFormat, timeoutMs: number): Promise<string> {
+    const operation = `query ${summarize(query)}`;
+    if (closed) throw new NonRetryableError('STORE_CLOSED', `${operation}: store is closed`);
+    const started = Date.now();
+    const signal = backend.abortable ? AbortSignal.timeout(timeoutMs + CLIENT_GRACE_MS) : undefined;
+    try {
+      const out = await backend.readText(statementSettings(timeoutMs), query, params, format, signal);
       logger?.debug({ operation, ms: Date.now() - started }, 'store statement');
       return out;
     } catch (e) {
@@ -248,22 +271,10 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
       return tableColumns(table);
     },
     async query<T = Record<string, unknown>>(query: string, params?: QueryParams, qopts?: { timeoutMs?: number }): Promise<T[]> {
-      return exec(
-        `query ${summarize(query)}`,
-        qopts?.timeoutMs ?? queryTimeoutMs,
-        async (prefix, clickhouse_settings, client, abort_signal) => {
-          const rs = await client.query({
-            query: prefix + query,
-            query_params: params,
-            format: 'JSONEachRow',
-            clickhouse_settings,
-            abort_signal,
-          });
-          return rs.json<T>();
-        },
-        'session',
-        'read',
-      );
+      return parseJsonRows<T>(await read(query, params, 'JSONEachRow', qopts?.timeoutMs ?? queryTimeoutMs));
+    },
+    async queryFields(query: string, columns: number, params?: QueryParams, qopts?: { timeoutMs?: number }): Promise<string[][]> {
+      return splitFields(await read(query, params, 'TabSeparatedRaw', qopts?.timeoutMs ?? queryTimeoutMs), columns, query);
     },
     async close(): Promise<void> {
       if (closed) return;
@@ -339,6 +350,36 @@ function asBuffer(b: Uint8Array): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/** JSONEachRow text → rows, one JSON object per line (as @clickhouse/client's ResultSet.json reads it). */
+function parseJsonRows<T>(text: string): T[] {
+  const rows: T[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end > start) rows.push(JSON.parse(text.slice(start, end)) as T);
+    start = end + 1;
+  }
+  return rows;
+}
+
+/** TabSeparatedRaw text → rows of `columns` fields (Store.queryFields). */
+export function splitFields(text: string, columns: number, query: string): string[][] {
+  const rows: string[][] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const fields = text.slice(start, end).split('\t');
+    if (fields.length !== columns) {
+      throw new NonRetryableError('STORE_BAD_FIELDS', `query ${summarize(query)}: a row has ${fields.length} fields, not ${columns} (a value holds a tab or line break)`);
+    }
+    rows.push(fields);
+    start = end + 1;
+  }
+  return rows;
+}
+
 /** First words of a statement, for error messages and logs (never the bound values: they are not in the text). */
 function summarize(query: string): string {
   const s = query.replace(/\s+/g, ' ').trim();
@@ -398,6 +439,14 @@ interface Lane {
    * what changed makes a typical read one statement. Unknown (emptied) after anything that may have changed them.
    */
   session: SessionState;
+  /**
+   * A second chdb session of the lane for reads, opened on the first, with what it holds: reads call chdb directly
+   * instead of through @clickhouse/client's connection, whose result streams, query ids and parameter formatting
+   * cost a point read as much again on the event loop (a 4-account read of account_recent_transactions: 1.52 →
+   * 1.21 ms, event loop 0.34 → 0.17 ms; bench/RESULTS.md, api). It takes its turn in the lane's queue like any
+   * statement of the lane.
+   */
+  reader: { session: ChdbSession; state: SessionState } | null;
 }
 
 interface SessionState {
@@ -419,7 +468,7 @@ function openLane(dir: string, logger: StoreLogger | undefined): Lane {
     connection: connection as unknown as ClickHouseClientConfigOptions['connection'],
     log: clientLog(logger),
   });
-  return { client, connection, tail: Promise.resolve(), pending: 0, session: unknownSession() };
+  return { client, connection, tail: Promise.resolve(), pending: 0, session: unknownSession(), reader: null };
 }
 
 /**
@@ -472,6 +521,36 @@ function runOnLane<T>(
   return result;
 }
 
+/** Runs a read on `lane`'s reader session after everything queued on the lane, with the `USE`/`SET`s it lacks. */
+function readOnLane(lane: Lane, dir: string, database: string, settings: ClickHouseSettings, query: string, params: QueryParams | undefined, format: ReadFormat): Promise<string> {
+  lane.pending++;
+  const result = lane.tail.then(async () => {
+    lane.reader ??= { session: new ChdbSession(dir), state: unknownSession() };
+    const { session, state } = lane.reader;
+    const statements: string[] = [];
+    if (state.database !== database) statements.push(`USE \`${database}\``);
+    const delta = Object.entries(plainSettings(settings)).filter(([k, v]) => state.settings.get(k) !== String(v));
+    if (delta.length > 0) statements.push(`SET ${settingsClause(Object.fromEntries(delta))}`);
+    const sql = statements.length > 0 ? `${statements.join('; ')}; ${query}` : query;
+    try {
+      // Without parameters chdb runs the statement outside its process-wide queue of bound statements.
+      const out = params && Object.keys(params).length > 0 ? await session.queryBindAsync(sql, params, { format }) : await session.queryAsync(sql, { format });
+      state.database = database;
+      for (const [k, v] of delta) state.settings.set(k, String(v));
+      return out.text();
+    } catch (err) {
+      // Part of the prefix may have run before the statement failed.
+      lane.reader = { session, state: unknownSession() };
+      throw asClickHouseError(err);
+    }
+  });
+  const settled = (): void => {
+    lane.pending--;
+  };
+  lane.tail = result.then(settled, settled);
+  return result;
+}
+
 function acquireEmbedded(dataDir: string, database: string, readConnections: number, logger: StoreLogger | undefined): Backend {
   const dir = embeddedPath(dataDir);
   if (!Number.isInteger(readConnections) || readConnections < 0) {
@@ -498,6 +577,7 @@ function acquireEmbedded(dataDir: string, database: string, readConnections: num
     abortable: false,
     run: <T>(settings: ClickHouseSettings, fn: BackendStatement<T>, scope: StatementScope, kind: StatementKind): Promise<T> =>
       runOnLane(pickLane(e, kind, readConnections), database, settings, fn, scope),
+    readText: (settings, query, params, format) => readOnLane(pickLane(e, 'read', readConnections), dir, database, settings, query, params, format),
     async insertText(table, columns, types, body, settings): Promise<void> {
       // Called inside a `write` statement: the writer lane is this insert's own until it returns.
       if (e.stageInserts) {
@@ -543,6 +623,7 @@ function acquireEmbedded(dataDir: string, database: string, readConnections: num
       if (e.refs > 0) return;
       if (engine === e) engine = null;
       // Readers first: the server lives as long as any session of it, and the writer's holds it to the end.
+      for (const l of e.lanes.slice().reverse()) l.reader?.session.close();
       for (const l of e.lanes.slice(1).reverse()) await l.client.close();
       await writer.client.close();
     },
@@ -625,6 +706,10 @@ async function openServer(
   return {
     abortable: true,
     run: (settings, fn) => fn('', settings, client),
+    async readText(clickhouse_settings, query, query_params, format, abort_signal): Promise<string> {
+      const rs = await client.query({ query, query_params, format, clickhouse_settings, ...(abort_signal ? { abort_signal } : {}) });
+      return rs.text();
+    },
     async insertText(table, columns, _types, body, clickhouse_settings, abort_signal): Promise<void> {
       await client.insert({
         table: quoteQualified(table),

@@ -20,6 +20,7 @@ const failingStore: Store = {
   insertEncoded: () => Promise.reject(new Error('no store in this test')),
   columnTypes: () => Promise.reject(new Error('no store in this test')),
   query: () => Promise.reject(new Error('no store in this test')),
+  queryFields: () => Promise.reject(new Error('no store in this test')),
   close: () => Promise.resolve(),
 };
 

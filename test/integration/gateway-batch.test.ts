@@ -29,6 +29,11 @@ function counting(store: Store): { store: Store; count: () => number; sql: strin
       sql.push(a[0]);
       return store.query(...a);
     },
+    queryFields: (...a) => {
+      n++;
+      sql.push(a[0]);
+      return store.queryFields(...a);
+    },
     close: () => store.close(),
   };
   return { store: wrapped, count: () => n, sql };

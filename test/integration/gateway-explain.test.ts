@@ -152,6 +152,10 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
         recorded.push({ sql, params });
         return store.query(sql, params, opts);
       },
+      queryFields: (sql, columns, params, opts) => {
+        recorded.push({ sql, params });
+        return store.queryFields(sql, columns, params, opts);
+      },
       close: () => store.close(),
     };
     for (const pointReads of [false, true]) {

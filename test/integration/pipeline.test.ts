@@ -335,6 +335,7 @@ function refusingStore(real: Store): Store & { failing: boolean; refused: number
     },
     command: (q: string, p?: Record<string, unknown>) => real.command(q, p),
     query: <T,>(q: string, p?: Record<string, unknown>, o?: { timeoutMs?: number }) => real.query<T>(q, p, o),
+    queryFields: (q: string, columns: number, p?: Record<string, unknown>, o?: { timeoutMs?: number }) => real.queryFields(q, columns, p, o),
     close: () => real.close(),
     columnTypes: (table: string) => real.columnTypes(table),
     async insert(table: string, rows: readonly object[]) {

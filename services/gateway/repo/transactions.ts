@@ -685,16 +685,25 @@ async function withCodes(db: DbCore, req: Req, records: ReadonlyMap<string, Tran
  * `transactions` and `messages` by primary key with their contents and states (0009_transaction_documents.sql).
  */
 export async function readTransactions(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, TransactionRecord>> {
-  const docs = db.pointReads ? await query(db, req, 'SELECT key, doc FROM transaction_documents WHERE key IN {keys:Array(String)}', { keys }) : [];
-  const out = new Map<string, TransactionRecord>(docs.map((d) => [String(d.key), documentRecord(d.doc)]));
+  const docs = db.pointReads ? await queryDocuments(db, req, 'SELECT key, doc FROM transaction_documents WHERE key IN {keys:Array(String)}', { keys }) : [];
+  const out = new Map<string, TransactionRecord>(docs.map(([key, doc]) => [key, documentRecord(doc)]));
   const rest = out.size === keys.length ? [] : keys.filter((k) => !out.has(k));
   if (rest.length > 0) for (const rec of await toRecords(db, req, await readTransactionTables(db, req, rest))) out.set(keyOf(rec), rec);
   return out;
 }
 
+/**
+ * `[key, doc]` pairs of `transaction_documents` rows. The documents are JSON.stringify's output (services/indexer/
+ * rows.ts), which has no raw tab or line break, so they come as stored (Store.queryFields).
+ */
+async function queryDocuments(db: DbCore, req: Req, sql: string, params: QueryParams): Promise<Array<[key: string, doc: string]>> {
+  // queryFields checked that every row has its two fields.
+  return (await db.store.queryFields(sql, 2, params, { timeoutMs: req.timeoutMs })) as Array<[string, string]>;
+}
+
 /** The JSON of a `transaction_documents` row (services/indexer/rows.ts TransactionDocument) → its record. */
-function documentRecord(doc: unknown): TransactionRecord {
-  const d = JSON.parse(String(doc)) as Row & { messages: Row[]; contents: Row[]; states: Row[] };
+function documentRecord(doc: string): TransactionRecord {
+  const d = JSON.parse(doc) as Row & { messages: Row[]; contents: Row[]; states: Row[] };
   const contents = new Map(d.contents.map((r) => [String(r.hash), contentFromRow(r)]));
   const states = new Map(d.states.map((r) => [String(r.hash), r]));
   return transactionFromRow(d, d.messages, contents, states);
@@ -746,7 +755,7 @@ async function readTransactionTables(db: DbCore, req: Req, keys: readonly string
  */
 export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly string[]): Promise<Map<string, TxKey[]>> {
   const docs = db.pointReads
-    ? await query(
+    ? await queryDocuments(
         db,
         req,
         `SELECT key, doc FROM transaction_documents
@@ -755,10 +764,10 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
       )
     : [];
   const records = new Map<string, TransactionRecord>();
-  for (const d of docs) {
-    const rec = documentRecord(d.doc);
-    records.set(String(d.key), rec);
-    cacheRecord(db, String(d.key), rec);
+  for (const [key, doc] of docs) {
+    const rec = documentRecord(doc);
+    records.set(key, rec);
+    cacheRecord(db, key, rec);
   }
   const keys = [...records.values()].map((r) => ({ hash: r.hash, account: r.account, lt: r.lt }));
   const found = new Set(keys.map((k) => k.hash));
