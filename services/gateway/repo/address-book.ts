@@ -76,7 +76,7 @@ export async function readCodeHashes(db: DbCore, req: Req, accounts: readonly st
   const rows = await query<{ account: string; code_hash: string | null }>(
     db,
     req,
-    'SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {accounts:Array(String)}',
+    'SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {accounts:Array(String)} SETTINGS max_threads = 1',
     { accounts },
   );
   return new Map(rows.map((r) => [r.account, r.code_hash]));

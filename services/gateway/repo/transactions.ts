@@ -422,7 +422,7 @@ async function readRecent(db: DbCore, req: Req, accounts: readonly string[]): Pr
     db,
     req,
     // The states keep bitNot(lt); it is undone here rather than by an arrayMap, which costs the statement a tenth more.
-    'SELECT account, finalizeAggregation(newest) AS r FROM account_recent_transactions WHERE account IN {accounts:Array(String)}',
+    'SELECT account, finalizeAggregation(newest) AS r FROM account_recent_transactions WHERE account IN {accounts:Array(String)} SETTINGS max_threads = 1',
     { accounts },
   );
   const out = new Map<string, Recent>(accounts.map((a) => [a, { rows: [], complete: true }]));
@@ -561,7 +561,7 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
     req,
     // Not DISTINCT: rows a replay wrote twice (until merged) are dropped here, at no cost to the store (DISTINCT took
     // 6.0 instead of 4.0 ms for 10 hashes on 300,000 transactions).
-    'SELECT lookup_hash, direction, tx_account AS account, tx_lt AS lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)}',
+    'SELECT lookup_hash, direction, tx_account AS account, tx_lt AS lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)} SETTINGS max_threads = 1',
     { hashes },
   );
   const seen = new Set<string>();
@@ -646,11 +646,21 @@ export async function loadTransactions(db: Db, req: Req, keys: readonly TxKey[])
 
 /** {@link loadTransactions}' statements, for every `account|lt` key of a batch (batches.ts). */
 export async function readTxReads(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, TxRead>> {
-  return withCodes(db, req, await readRecords(db, req, keys));
+  const early: EarlyCodes = { codes: null };
+  const records = await readRecords(db, req, keys, early);
+  return withCodes(db, req, records, early.codes);
+}
+
+/**
+ * The address book's code hashes, when their read could start before the records were built: from the addresses
+ * in the documents' text ({@link documentAddresses}).
+ */
+interface EarlyCodes {
+  codes: Promise<Map<string, string | null>> | null;
 }
 
 /** Records from the record cache, else {@link readTransactions} (which then caches them). */
-async function readRecords(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, TransactionRecord>> {
+async function readRecords(db: DbCore, req: Req, keys: readonly string[], early?: EarlyCodes): Promise<Map<string, TransactionRecord>> {
   const out = new Map<string, TransactionRecord>();
   const missing: string[] = [];
   for (const k of keys) {
@@ -659,7 +669,7 @@ async function readRecords(db: DbCore, req: Req, keys: readonly string[]): Promi
     else missing.push(k);
   }
   if (missing.length > 0) {
-    for (const [k, rec] of await readTransactions(db, req, missing)) {
+    for (const [k, rec] of await readTransactions(db, req, missing, early)) {
       out.set(k, rec);
       cacheRecord(db, k, rec);
     }
@@ -672,10 +682,26 @@ function cacheRecord(db: DbCore, key: string, rec: TransactionRecord): void {
   db.caches.txRecords.set(key, rec, rec.trace_id === undefined ? db.caches.txRecordTtlMs : 0);
 }
 
-/** The records with the code hashes of every address they name, in one more statement (or none, when cached). */
-async function withCodes(db: DbCore, req: Req, records: ReadonlyMap<string, TransactionRecord>): Promise<Map<string, TxRead>> {
+/**
+ * The records with the code hashes of every address they name, in one more statement (or none, when cached). With
+ * `early` (a read already under way for the addresses their documents name), only addresses it lacks are read.
+ */
+async function withCodes(
+  db: DbCore,
+  req: Req,
+  records: ReadonlyMap<string, TransactionRecord>,
+  early: Promise<Map<string, string | null>> | null = null,
+): Promise<Map<string, TxRead>> {
   if (records.size === 0) return new Map();
-  const codes = await readBookCodeHashes(db, req, transactionAddresses([...records.values()]));
+  const addresses = transactionAddresses([...records.values()]);
+  let codes: Map<string, string | null>;
+  if (early) {
+    codes = await early;
+    const rest = addresses.filter((a) => a !== null && !codes.has(a));
+    if (rest.length > 0) for (const [a, h] of await readBookCodeHashes(db, req, rest)) codes.set(a, h);
+  } else {
+    codes = await readBookCodeHashes(db, req, addresses);
+  }
   return new Map([...records].map(([k, record]) => [k, { record, codes }]));
 }
 
@@ -684,8 +710,9 @@ async function withCodes(db: DbCore, req: Req, records: ReadonlyMap<string, Tran
  * their contents and its states: one key lookup each, nothing else), then, for keys stored without one,
  * `transactions` and `messages` by primary key with their contents and states (0009_transaction_documents.sql).
  */
-export async function readTransactions(db: DbCore, req: Req, keys: readonly string[]): Promise<Map<string, TransactionRecord>> {
-  const docs = db.pointReads ? await queryDocuments(db, req, 'SELECT key, doc FROM transaction_documents WHERE key IN {keys:Array(String)}', { keys }) : [];
+async function readTransactions(db: DbCore, req: Req, keys: readonly string[], early?: EarlyCodes): Promise<Map<string, TransactionRecord>> {
+  const docs = db.pointReads ? await queryDocuments(db, req, 'SELECT key, doc FROM transaction_documents WHERE key IN {keys:Array(String)} SETTINGS max_threads = 1', { keys }) : [];
+  if (early && docs.length > 0) await startCodes(db, req, docs, early);
   const out = new Map<string, TransactionRecord>(docs.map(([key, doc]) => [key, documentRecord(doc)]));
   const rest = out.size === keys.length ? [] : keys.filter((k) => !out.has(k));
   if (rest.length > 0) for (const rec of await toRecords(db, req, await readTransactionTables(db, req, rest))) out.set(keyOf(rec), rec);
@@ -700,6 +727,33 @@ async function queryDocuments(db: DbCore, req: Req, sql: string, params: QueryPa
   // queryFields checked that every row has its two fields.
   return (await db.store.queryFields(sql, 2, params, { timeoutMs: req.timeoutMs })) as Array<[string, string]>;
 }
+
+/**
+ * Starts the address book's code hash read for the addresses `docs` name, and returns once the engine has it, so that
+ * the documents are parsed while it runs rather than before: the statement does not wait for the parsing (1-2 ms for
+ * a batch of pages), and every later request of the batch waits that much less. Whatever the text scan misses is read
+ * afterwards ({@link withCodes}), so the address book stays exact.
+ */
+async function startCodes(db: DbCore, req: Req, docs: ReadonlyArray<readonly [string, string]>, early: EarlyCodes): Promise<void> {
+  const addresses = new Set<string>();
+  for (const [, doc] of docs) for (const a of documentAddresses(doc)) addresses.add(a);
+  early.codes = readBookCodeHashes(db, req, addresses);
+  // The read reaches chdb through a few promise steps: let them run before the parsing takes the thread.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The raw addresses a document names as the transaction's account and its messages' source and destination: the
+ * keys of its top-level object and of its `messages` rows, which JSON.stringify writes as `"key":"value"`. The same
+ * keys inside the nested JSON texts (description, decoded bodies) are escaped (`\"source\":`) and do not match.
+ */
+export function documentAddresses(doc: string): string[] {
+  const out: string[] = [];
+  for (const m of doc.matchAll(DOC_ADDRESS)) out.push(m[1]!);
+  return out;
+}
+
+const DOC_ADDRESS = /"(?:account|source|destination)":"(-?\d+:[0-9A-F]{64})"/g;
 
 /** The JSON of a `transaction_documents` row (services/indexer/rows.ts TransactionDocument) → its record. */
 function documentRecord(doc: string): TransactionRecord {
@@ -759,10 +813,13 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
         db,
         req,
         `SELECT key, doc FROM transaction_documents
-         WHERE key IN (SELECT concat(account, '|', toString(lt)) FROM transaction_hash_points WHERE hash IN {hashes:Array(String)})`,
+         WHERE key IN (SELECT concat(account, '|', toString(lt)) FROM transaction_hash_points WHERE hash IN {hashes:Array(String)})
+         SETTINGS max_threads = 1`,
         { hashes },
       )
     : [];
+  const early: EarlyCodes = { codes: null };
+  if (docs.length > 0) await startCodes(db, req, docs, early);
   const records = new Map<string, TransactionRecord>();
   for (const [key, doc] of docs) {
     const rec = documentRecord(doc);
@@ -782,7 +839,7 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
     keys.push(...more.map((r) => ({ hash: r.hash, account: String(r.account), lt: String(r.lt) })));
     for (const [k, rec] of await readRecords(db, req, more.map(keyOf))) records.set(k, rec);
   }
-  const reads = await withCodes(db, req, records);
+  const reads = await withCodes(db, req, records, early.codes);
   return groupBy(
     keys,
     (k) => k.hash,
