@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { describeFixtures, fixturesDir } from '../../../test/helpers/fixtures.js';
+import { toRows } from '../../indexer/rows.js';
+import { decodeBlock } from '../../../shared/ton/decode-block.js';
+import { documentAddresses } from './transactions.js';
+
+const RAW = /^-?\d+:[0-9A-F]{64}$/;
+
+describeFixtures('transaction documents: the addresses their text names', () => {
+  it('are exactly the raw account, sources and destinations of the parsed documents, never those of nested JSON texts', () => {
+    const dir = path.join(fixturesDir, 'blocks');
+    let documents = 0;
+    let sample: string | null = null;
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.boc'))) {
+      const d = decodeBlock(readFileSync(path.join(dir, f)));
+      const rows = toRows(d, { mcSeqno: null, points: true });
+      for (const { doc } of rows.transaction_documents) {
+        const parsed = JSON.parse(doc) as { account: string; messages: Array<{ source: string | null; destination: string | null }> };
+        const want = new Set([parsed.account, ...parsed.messages.flatMap((m) => [m.source, m.destination])].filter((a): a is string => a !== null && RAW.test(a)));
+        expect(new Set(documentAddresses(doc)), `${f}: ${parsed.account}`).toEqual(want);
+        documents++;
+        if (sample === null && parsed.messages.length > 0) sample = doc;
+      }
+    }
+    expect(documents).toBeGreaterThan(1000);
+
+    // A decoded body with keys of its own (a jetton transfer's destination) is a JSON text inside the document, so
+    // JSON.stringify escapes its quotes: the scan must not take its address for one of the transaction's.
+    const doc = JSON.parse(sample!) as { account: string; contents: Array<{ decoded: string | null }> };
+    const foreign = `0:${'AB'.repeat(32)}`;
+    doc.contents.push({ decoded: JSON.stringify({ type: 'jetton_transfer', destination: foreign, source: foreign, account: foreign }) } as never);
+    const text = JSON.stringify(doc);
+    expect(text).toContain(`\\"destination\\":\\"${foreign}`);
+    expect(documentAddresses(text)).toContain(doc.account);
+    expect(documentAddresses(text)).not.toContain(foreign);
+  });
+});
