@@ -20,8 +20,10 @@ import { type EncodedRows, IDENTIFIER, encodeRows, rowShape } from './tsv.js';
 
 /**
  * The store adapter: the only importer of @clickhouse/client and chdb (house style rule 4). Both modes drive the
- * same @clickhouse/client API; embedded mode plugs chdb in through the client's `connection` option, so the SQL,
- * parameter binding and result parsing are identical and only the transport differs.
+ * same @clickhouse/client API for statements and inserts; embedded mode plugs chdb in through the client's
+ * `connection` option, so the SQL and parameter binding are identical and only the transport differs. Embedded reads
+ * skip the client and call a chdb session directly (Lane.reader): same SQL, same bound parameters, same output
+ * formats, parsed here for both modes.
  */
 
 /** The subset of a pino logger the store uses. */
