@@ -556,14 +556,16 @@ const MAX_SIDES_READ = 8;
  * ({@link TxRead}).
  */
 export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly string[]): Promise<Map<string, MessageSide[]>> {
-  const all = await query<{ lookup_hash: string; direction: string; account: string; lt: string }>(
-    db,
-    req,
-    // Not DISTINCT: rows a replay wrote twice (until merged) are dropped here, at no cost to the store (DISTINCT took
-    // 6.0 instead of 4.0 ms for 10 hashes on 300,000 transactions).
-    'SELECT lookup_hash, direction, tx_account AS account, tx_lt AS lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)} SETTINGS max_threads = 1',
+  // Not DISTINCT: rows a replay wrote twice (until merged) are dropped here, at no cost to the store (DISTINCT took
+  // 6.0 instead of 4.0 ms for 10 hashes on 300,000 transactions). Fields as stored: base64 hashes, the direction's
+  // name, raw addresses and numbers hold no tab or line break (Store.queryFields).
+  const fields = await db.store.queryFields(
+    'SELECT lookup_hash, direction, tx_account, tx_lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)} SETTINGS max_threads = 1',
+    4,
     { hashes },
+    { timeoutMs: req.timeoutMs },
   );
+  const all = fields.map(([lookup_hash, direction, account, lt]) => ({ lookup_hash: lookup_hash!, direction: direction!, account: account!, lt: lt! }));
   const seen = new Set<string>();
   const rows = all.filter((r) => {
     const k = `${r.lookup_hash}|${r.direction}|${r.account}|${r.lt}`;
