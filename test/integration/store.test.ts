@@ -528,6 +528,21 @@ function storeSuite(target: Target): void {
     await expect(createStore({ mode: 'embedded', dataDir, database: store.database, readConnections: -1 })).rejects.toBeInstanceOf(ConfigError);
   });
 
+  it('reads text fields as stored with queryFields, and refuses a row whose value holds a tab', async () => {
+    const doc = JSON.stringify({ comment: 'a "quoted"\nline\\with\tescapes, ünïcödé', n: '18446744073709551615' });
+    const rows = await store.queryFields('SELECT {k:String} AS k, {doc:String} AS doc UNION ALL SELECT {k2:String}, {doc:String}', 2, {
+      k: '0:AB|1',
+      k2: '-1:CD|2',
+      doc,
+    });
+    expect(rows.sort()).toEqual([
+      ['-1:CD|2', doc],
+      ['0:AB|1', doc],
+    ]);
+    expect(await store.queryFields('SELECT 1 WHERE 0', 1)).toEqual([]);
+    await expect(store.queryFields('SELECT {x:String} AS x', 1, { x: 'a\tb' })).rejects.toMatchObject({ code: 'STORE_BAD_FIELDS' });
+  });
+
   it('translates ClickHouse failures into retryable and non-retryable errors', async () => {
     await expect(store.query('SELEC 1')).rejects.toMatchObject({ code: 'STORE_SYNTAX_ERROR', retryable: false });
     await expect(store.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: 'STORE_UNKNOWN_TABLE', retryable: false });
