@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64 --initial-old-space-size=256
+#!/usr/bin/env -S node --max-semi-space-size=64
 // A 64 MiB young generation: decoding allocates many short-lived records per block, and with V8's default
 // (16 MiB) they survive into the old generation and cost full collections (see bench/RESULTS.md).
 import { existsSync, readFileSync } from 'node:fs';
