@@ -498,7 +498,7 @@ export const tonflowConfigSchema = defineConfig(
       env: 'TONFLOW_STORE_POINT_READS',
       default: 'false',
       description:
-        'Also write each transaction as a document (with its messages, bodies and states) to key → value tables (0009_transaction_documents.sql) and read transaction records and hash lookups from them: uncached at 500 req/s, transactions?account= and ?hash= then held p99 ≤ 25 ms and transactionsByMessage did in one of three runs, where the MergeTree tables alone served 203-326 req/s; for about 2x the ingest CPU per transaction (embedded ingest then below 15,000 tx/s) and about 3.7x the disk (bench/RESULTS.md, api and ingest); set it for the indexer and the gateway alike',
+        'Also write each transaction as a document (with its messages, bodies and states) to key → value tables (0009_transaction_documents.sql) and read transaction records and hash lookups from them: uncached at 500 req/s, transactions?hash= then held p99 ≤ 25 ms in every run, transactions?account= in three of four and transactionsByMessage in two of four, where the MergeTree tables alone served 203-326 req/s; for about 2x the ingest CPU per transaction (embedded ingest then below 15,000 tx/s) and about 3.7x the disk (bench/RESULTS.md, api and ingest); set it for the indexer and the gateway alike',
       type: boolean(),
     },
     clickhouseUser: {
