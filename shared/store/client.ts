@@ -145,18 +145,13 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
 
   let closed = false;
   type Statement<T> = (prefix: string, settings: ClickHouseSettings, client: ClickHouseClient, signal?: AbortSignal) => Promise<T>;
-  async function exec<T>(
-    operation: string,
-    timeoutMs: number,
-    fn: Statement<T>,
-    scope: StatementScope = 'session',
-    kind: StatementKind = 'write',
-  ): Promise<T> {
+  /** Runs one statement with its deadline's settings and signal: logged, and its errors translated. */
+  async function guarded<T>(operation: string, timeoutMs: number, run: (settings: ClickHouseSettings, signal?: AbortSignal) => Promise<T>): Promise<T> {
     if (closed) throw new NonRetryableError('STORE_CLOSED', `${operation}: store is closed`);
     const started = Date.now();
     const signal = backend.abortable ? AbortSignal.timeout(timeoutMs + CLIENT_GRACE_MS) : undefined;
     try {
-      const out = await backend.run(statementSettings(timeoutMs), (prefix, settings, client) => fn(prefix, settings, client, signal), scope, kind);
+      const out = await run(statementSettings(timeoutMs), signal);
       logger?.debug({ operation, ms: Date.now() - started }, 'store statement');
       return out;
     } catch (e) {
@@ -164,18 +159,12 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     }
   }
 
-  async function read(query: string, params: QueryParams | undefined, format: ReadFormat, timeoutMs: number): Promise<string> {
-    const operation = `query ${summarize(query)}`;
-    if (closed) throw new NonRetryableError('STORE_CLOSED', `${operation}: store is closed`);
-    const started = Date.now();
-    const signal = backend.abortable ? AbortSignal.timeout(timeoutMs + CLIENT_GRACE_MS) : undefined;
-    try {
-      const out = await backend.readText(statementSettings(timeoutMs), query, params, format, signal);
-      logger?.debug({ operation, ms: Date.now() - started }, 'store statement');
-      return out;
-    } catch (e) {
-      throw translateStoreError(e, { operation, timedOut: signal?.aborted === true });
-    }
+  function exec<T>(operation: string, timeoutMs: number, fn: Statement<T>, scope: StatementScope = 'session', kind: StatementKind = 'write'): Promise<T> {
+    return guarded(operation, timeoutMs, (settings, signal) => backend.run(settings, (prefix, delta, client) => fn(prefix, delta, client, signal), scope, kind));
+  }
+
+  function read(query: string, params: QueryParams | undefined, format: ReadFormat, timeoutMs: number): Promise<string> {
+    return guarded(`query ${summarize(query)}`, timeoutMs, (settings, signal) => backend.readText(settings, query, params, format, signal));
   }
 
   const qualified = (table: string): string => {
@@ -352,32 +341,33 @@ function asBuffer(b: Uint8Array): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
-/** JSONEachRow text → rows, one JSON object per line (as @clickhouse/client's ResultSet.json reads it). */
-function parseJsonRows<T>(text: string): T[] {
-  const rows: T[] = [];
+/** The rows of a statement's text output: one per line, the last line's break optional. */
+function* outputLines(text: string): Generator<string> {
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    if (end > start) rows.push(JSON.parse(text.slice(start, end)) as T);
+    yield text.slice(start, end);
     start = end + 1;
   }
+}
+
+/** JSONEachRow text → rows, one JSON object per line (as @clickhouse/client's ResultSet.json reads it). */
+function parseJsonRows<T>(text: string): T[] {
+  const rows: T[] = [];
+  for (const line of outputLines(text)) if (line.length > 0) rows.push(JSON.parse(line) as T);
   return rows;
 }
 
 /** TabSeparatedRaw text → rows of `columns` fields (Store.queryFields). */
 export function splitFields(text: string, columns: number, query: string): string[][] {
   const rows: string[][] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const fields = text.slice(start, end).split('\t');
+  for (const line of outputLines(text)) {
+    const fields = line.split('\t');
     if (fields.length !== columns) {
       throw new NonRetryableError('STORE_BAD_FIELDS', `query ${summarize(query)}: a row has ${fields.length} fields, not ${columns} (a value holds a tab or line break)`);
     }
     rows.push(fields);
-    start = end + 1;
   }
   return rows;
 }
@@ -485,6 +475,22 @@ function pickLane(e: EmbeddedEngine, kind: StatementKind, readLanes: number): La
 }
 
 /** Runs `fn` after everything queued on `lane`, with the `USE`/`SET`s its session lacks. */
+/** Runs `fn` after everything queued on `lane`, counted in its `pending` meanwhile. */
+function enqueue<T>(lane: Lane, fn: () => Promise<T>): Promise<T> {
+  lane.pending++;
+  const result = lane.tail.then(fn);
+  const settled = (): void => {
+    lane.pending--;
+  };
+  lane.tail = result.then(settled, settled);
+  return result;
+}
+
+/** The settings among `settings` that a session holding `state` does not hold yet. */
+function settingsDelta(state: SessionState, settings: ClickHouseSettings): Array<[string, unknown]> {
+  return Object.entries(settings).filter(([k, v]) => v !== undefined && state.settings.get(k) !== String(v));
+}
+
 function runOnLane<T>(
   lane: Lane,
   database: string,
@@ -492,8 +498,7 @@ function runOnLane<T>(
   fn: BackendStatement<T>,
   scope: StatementScope,
 ): Promise<T> {
-  lane.pending++;
-  const result = lane.tail.then(async () => {
+  return enqueue(lane, async () => {
     if (scope === 'statement') {
       try {
         return await fn('', settings, lane.client);
@@ -503,12 +508,11 @@ function runOnLane<T>(
       }
     }
     const prefix = lane.session.database === database ? '' : `USE \`${database}\`; `;
-    const delta: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(settings)) if (lane.session.settings.get(k) !== String(v)) delta[k] = v;
+    const delta = settingsDelta(lane.session, settings);
     try {
-      const out = await fn(prefix, delta as ClickHouseSettings, lane.client);
+      const out = await fn(prefix, Object.fromEntries(delta) as ClickHouseSettings, lane.client);
       lane.session.database = database;
-      for (const [k, v] of Object.entries(delta)) lane.session.settings.set(k, String(v));
+      for (const [k, v] of delta) lane.session.settings.set(k, String(v));
       return out;
     } catch (err) {
       // Part of the prefix may have run before the statement failed.
@@ -516,23 +520,17 @@ function runOnLane<T>(
       throw err;
     }
   });
-  const settled = (): void => {
-    lane.pending--;
-  };
-  lane.tail = result.then(settled, settled);
-  return result;
 }
 
 /** Runs a read on `lane`'s reader session after everything queued on the lane, with the `USE`/`SET`s it lacks. */
 function readOnLane(lane: Lane, dir: string, database: string, settings: ClickHouseSettings, query: string, params: QueryParams | undefined, format: ReadFormat): Promise<string> {
-  lane.pending++;
-  const result = lane.tail.then(async () => {
+  return enqueue(lane, async () => {
     lane.reader ??= { session: new ChdbSession(dir), state: unknownSession() };
     const { session, state } = lane.reader;
     const statements: string[] = [];
     if (state.database !== database) statements.push(`USE \`${database}\``);
-    const delta = Object.entries(plainSettings(settings)).filter(([k, v]) => state.settings.get(k) !== String(v));
-    if (delta.length > 0) statements.push(`SET ${settingsClause(Object.fromEntries(delta))}`);
+    const delta = settingsDelta(state, settings);
+    if (delta.length > 0) statements.push(`SET ${settingsClause(Object.fromEntries(delta) as ClickHouseSettings)}`);
     const sql = statements.length > 0 ? `${statements.join('; ')}; ${query}` : query;
     try {
       // Without parameters chdb runs the statement outside its process-wide queue of bound statements.
@@ -546,11 +544,6 @@ function readOnLane(lane: Lane, dir: string, database: string, settings: ClickHo
       throw asClickHouseError(err);
     }
   });
-  const settled = (): void => {
-    lane.pending--;
-  };
-  lane.tail = result.then(settled, settled);
-  return result;
 }
 
 function acquireEmbedded(dataDir: string, database: string, readConnections: number, logger: StoreLogger | undefined): Backend {
