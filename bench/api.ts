@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
+import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../services/gateway/app.js';
 import { STORE_TABLES, type StoreRows, toRows } from '../services/indexer/rows.js';
 import { createLogger } from '../shared/runtime/logger.js';
@@ -60,6 +61,37 @@ export interface EndpointResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** The gateway process during the measured run: where a tail comes from when it is not the store. */
+  process: ProcessPauses;
+}
+
+/** Pauses of the gateway's process (this one) while a measured run lasted. */
+export interface ProcessPauses {
+  /** Longest garbage collection pause, and how many were full (mark-compact) collections. */
+  gc_max_ms: number;
+  gc_major: number;
+  /** Longest the event loop was late (monitorEventLoopDelay), which every request waiting on it pays. */
+  loop_delay_max_ms: number;
+}
+
+/** Starts watching this process's GC pauses and event loop delay; the returned function stops and reports. */
+function watchPauses(): () => ProcessPauses {
+  let max = 0;
+  let major = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      max = Math.max(max, e.duration);
+      if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  return () => {
+    gc.disconnect();
+    loop.disable();
+    return { gc_max_ms: Number(max.toFixed(1)), gc_major: major, loop_delay_max_ms: Number((loop.max / 1e6).toFixed(1)) };
+  };
 }
 
 export interface ApiBenchRun {
@@ -320,7 +352,9 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
 
           progress(`caches ${caches}, point reads ${pointReads ? 'on' : 'off'}, ${e.name}: warm-up ${warm} s, then ${opts.seconds} s at ${opts.rate} req/s over ${paths.length} distinct values`);
           await runLoad({ url, paths, rate: opts.rate, seconds: warm, connections: opts.connections });
+          const pauses = watchPauses();
           const r = await runLoad({ url, paths, rate: opts.rate, seconds: opts.seconds, connections: opts.connections });
+          const paused = pauses();
           results.push({
             name: e.name,
             path: e.path,
@@ -335,8 +369,12 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
             non2xx: r.non2xx,
             errors: r.errors,
             timeouts: r.timeouts,
+            process: paused,
           });
-          progress(`  p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`);
+          progress(
+            `  p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}; ` +
+              `longest GC ${paused.gc_max_ms} ms (${paused.gc_major} full), event loop late by up to ${paused.loop_delay_max_ms} ms`,
+          );
         }
       } finally {
         await app.close();
@@ -459,12 +497,15 @@ function renderResults(r: ApiBenchResult, command: string): string {
           : '### caches off, MergeTree tables only (`TONFLOW_STORE_POINT_READS=false`, the default)',
       '',
     );
-    lines.push(`| endpoint | distinct values | one at a time ms | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors + unanswered | p99 ≤ ${r.target_p99_ms} ms at ${r.rate}/s |`);
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    lines.push(
+      `| endpoint | distinct values | one at a time ms | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors + unanswered | longest GC ms (full GCs) | event loop late by, max ms | p99 ≤ ${r.target_p99_ms} ms at ${r.rate}/s |`,
+    );
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const e of run.endpoints) {
       const met = e.p99_ms <= r.target_p99_ms && e.non2xx === 0 && e.errors === 0 && e.timeouts === 0 && e.rps >= r.rate * 0.95;
       lines.push(
-        `| \`${e.path}\` | ${e.distinct} | ${e.serial_ms} | ${e.requests} | ${e.rps} | ${e.p50_ms} | ${e.p90_ms} | ${e.p99_ms} | ${e.max_ms} | ${e.non2xx} | ${e.errors + e.timeouts} | ${met ? 'met' : 'NOT met'} |`,
+        `| \`${e.path}\` | ${e.distinct} | ${e.serial_ms} | ${e.requests} | ${e.rps} | ${e.p50_ms} | ${e.p90_ms} | ${e.p99_ms} | ${e.max_ms} | ${e.non2xx} | ${e.errors + e.timeouts} | ` +
+          `${e.process.gc_max_ms} (${e.process.gc_major}) | ${e.process.loop_delay_max_ms} | ${met ? 'met' : 'NOT met'} |`,
       );
     }
   }
@@ -518,9 +559,13 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'granule per column for every key. With the point tables (`TONFLOW_STORE_POINT_READS=true`; the store here was ' +
       'written with them) a record is one key read in RocksDB (0009_transaction_documents.sql: the transaction with its ' +
       'messages, their bodies and its states), and a hash finds its record in the same statement. ' +
-      '`transactionsByMessage?msg_hash=` finds the transactions of a message in `message_sides` in both configurations ' +
-      '(0010_message_sides.sql, 256-row granules; 0013 shrinks its compressed blocks to 4-16 KiB, so that a granule ' +
-      'read decompresses about its own rows). The option costs ingest CPU and disk (bench ingest). With caches on, ' +
+      '`transactionsByMessage?msg_hash=` finds the transactions of an internal or external-out message in ' +
+      '`message_side_points` in both configurations (0015_message_side_points.sql: `hash|in` and `hash|out` → the ' +
+      "transaction's key, one RocksDB lookup per side, filled from `messages` by a materialized view); with the point " +
+      "tables the same statement joins each side's document by key (a direct join), so a batch of such requests is one " +
+      'statement plus the code hashes. External-in and normalized hashes (which may repeat) are looked up in ' +
+      '`message_sides` (0010, 256-row granules, 4-16 KiB compressed blocks since 0013); the bench asks for messages ' +
+      'with a source, so not for those. The option costs ingest CPU and disk (bench ingest). With caches on, ' +
       "repeated requests are answered from the gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
       'unchanged, checked every 500 ms), without a statement. Each corpus copy moves every internal message\'s created_lt ' +
       '(bench/corpus.ts), so an internal message hash names one message, as on a real chain.',

@@ -371,7 +371,8 @@ async function tableSizes(store: Store): Promise<TableSize[]> {
   const points: TableSize[] = [];
   for (const [table, bytes] of await keyValueTableBytes(store)) {
     const [c] = await store.query<{ n: string }>(`SELECT count() AS n FROM ${table}`);
-    // Without TONFLOW_STORE_POINT_READS they stay empty: not part of what the run stored.
+    // Without TONFLOW_STORE_POINT_READS the decode stage's stay empty: not part of what the run stored (0015's is
+    // filled either way).
     if (Number(c?.n ?? 0) > 0) points.push({ table, rows: Number(c!.n), bytes_on_disk: bytes });
   }
   return [...parts, ...points];
@@ -405,6 +406,7 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
     message_sides: 'distinct per copy (filled from messages by materialized views, 0010; 4-16 KiB compressed blocks since 0013)',
     transaction_documents: 'distinct per copy (key → value, RocksDB files)',
     transaction_hash_points: 'distinct per copy (key → value, RocksDB files)',
+    message_side_points: 'distinct per copy (key → value, RocksDB files; filled from messages by a materialized view, 0015)',
   };
   const tableRows = e.tables
     .map((t) => {

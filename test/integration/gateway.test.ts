@@ -1285,6 +1285,61 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       }
     });
 
+    it('transactionsByMessage reads message_side_points for internal and external-out messages, the same as message_sides gives', async () => {
+      const msgs = fx.blocks.flatMap((b) => b.rows.messages);
+      const pick = (rows: typeof msgs, n: number): string[] => {
+        const hashes = [...new Set(rows.map((m) => m.msg_hash))];
+        return Array.from({ length: Math.min(n, hashes.length) }, (_, i) => hashes[Math.floor((i * hashes.length) / n)]!);
+      };
+      // External messages carry no value (TL-B ext_in_msg_info / ext_out_msg_info).
+      const internal = pick(msgs.filter((m) => m.value !== null), 40);
+      const extOut = pick(msgs.filter((m) => m.value === null && m.direction === 'out'), 10);
+      const extIn = pick(msgs.filter((m) => m.value === null && m.direction === 'in'), 10);
+      const norms = fx.blocks.flatMap((b) => b.rows.message_hash_norms).slice(0, 5).map((n) => n.hash_norm);
+      for (const kind of [internal, extOut, extIn, norms]) expect(kind.length).toBeGreaterThan(0);
+      // What the fixture rows say: the transactions whose messages carry the hash (a normalized hash: its message's).
+      const normOf = new Map(fx.blocks.flatMap((b) => b.rows.message_hash_norms).map((n) => [n.hash_norm, n.msg_hash]));
+      const expected = (h: string): string[] => [...new Set(msgs.filter((m) => m.msg_hash === (normOf.get(h) ?? h)).map((m) => m.tx_hash))].sort();
+      const hashes = [...internal, ...extOut, ...extIn, ...norms];
+      const apps = [await uncachedApp(false), await uncachedApp(true)];
+      const read = async () => {
+        const out = [];
+        for (const app of apps) {
+          for (const h of hashes) {
+            for (const direction of ['', '&direction=in', '&direction=out']) {
+              const r = await get(app, `/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(h)}${direction}&limit=100`);
+              out.push({ h, direction, status: r.status, body: r.body });
+            }
+          }
+        }
+        return out;
+      };
+      const restore = `INSERT INTO message_side_points SELECT concat(msg_hash, '|', toString(direction)), concat(tx_account, '|', toString(tx_lt))
+        FROM messages WHERE value IS NOT NULL OR direction = 'out'`;
+      try {
+        // Every side of the internal and external-out messages is there, none of the external-in ones.
+        const keys = (list: string[]) => list.flatMap((h) => [`${h}|in`, `${h}|out`]);
+        const count = async (list: string[]) =>
+          Number((await fx.store.query<{ n: string }>('SELECT count() AS n FROM message_side_points WHERE key IN {keys:Array(String)}', { keys: keys(list) }))[0]!.n);
+        const sides = (list: string[]) => new Set(msgs.filter((m) => list.includes(m.msg_hash)).map((m) => `${m.msg_hash}|${m.direction}`)).size;
+        expect(await count([...internal, ...extOut])).toBe(sides([...internal, ...extOut]));
+        expect(await count(extIn)).toBe(0);
+
+        const withPoints = await read();
+        expect(withPoints.every((r) => r.status === 200)).toBe(true);
+        for (const r of withPoints.filter((x) => x.direction === '')) {
+          expect([...new Set(r.body.transactions.map((t: { hash: string }) => t.hash))].sort(), r.h).toEqual(expected(r.h));
+        }
+        // Without the table, the same answers from message_sides alone.
+        await fx.store.command('TRUNCATE TABLE message_side_points');
+        expect(await read()).toEqual(withPoints);
+      } finally {
+        await fx.store.command('TRUNCATE TABLE message_side_points');
+        await fx.store.command(restore);
+        for (const app of apps) await app.close();
+      }
+    });
+
     it('transaction records and hash lookups come from transaction_documents, equal to the MergeTree tables without them', async () => {
       const app = await uncachedApp(true);
       const POINTS = ['transaction_documents', 'transaction_hash_points'] as const;

@@ -628,6 +628,12 @@ function storeSuite(target: Target): void {
           "SELECT concat(account, ' ', arrayStringConcat(arrayMap(x -> toString(x), arraySlice(arrayReverseSort(groupUniqArray(lt)), 1, 64)), ',')) AS k FROM transactions GROUP BY account ORDER BY k",
         ),
       );
+      // And 0015's message_side_points, from the messages stored before it and those after: every side of each internal
+      // and external-out message (external ones carry no value), none of an external-in one.
+      expect(await keyed("SELECT concat(key, ' ', tx) AS k FROM message_side_points ORDER BY k")).toEqual(
+        [...new Set(msgs.filter((m) => m.value !== null || m.direction === 'out').map((m) => `${m.msg_hash}|${m.direction} ${m.tx_account}|${m.tx_lt}`))].sort(),
+      );
+      expect(msgs.some((m) => m.value === null && m.direction === 'in')).toBe(true);
       // The same columns as a database created at the newest version, and no row lost.
       const columnsNow = await legacy.columnTypes('transactions');
       expect([...columnsNow.entries()]).toEqual([...(await store.columnTypes('transactions')).entries()]);
