@@ -403,7 +403,7 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
     shard_state: 'none: the corpus has no masterchain blocks',
     account_transactions: 'distinct per copy (filled from transactions by a materialized view, 0011)',
     account_recent_transactions: 'one state per account and part (filled from transactions by a materialized view, 0012)',
-    message_sides: 'distinct per copy (filled from messages by materialized views, 0010; 4-16 KiB compressed blocks since 0013)',
+    message_sides: 'distinct per copy (filled from messages by materialized views, 0010; 4-16 KiB compressed blocks since 0013; external-in messages only since 0016)',
     transaction_documents: 'distinct per copy (key → value, RocksDB files)',
     transaction_hash_points: 'distinct per copy (key → value, RocksDB files)',
     message_side_points: 'distinct per copy (key → value, RocksDB files; filled from messages by a materialized view, 0015)',
