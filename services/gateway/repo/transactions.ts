@@ -576,8 +576,8 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
   const sides: Array<{ hash: string; direction: string; tx: string }> = [];
   const docs = new Map<string, string>();
   for (const [key, tx, doc] of fields) {
-    const bar = key!.lastIndexOf('|');
-    sides.push({ hash: key!.slice(0, bar), direction: key!.slice(bar + 1), tx: tx! });
+    const [hash, direction] = splitKey(key!);
+    sides.push({ hash, direction, tx: tx! });
     if (doc) docs.set(tx!, doc);
   }
   const reads = await readsWithDocuments(db, req, [...new Set(sides.map((s) => s.tx))], docs);
@@ -585,8 +585,8 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
     sides,
     (s) => s.hash,
     (s) => {
-      const bar = s.tx.lastIndexOf('|');
-      return withRead<MessageSide>({ account: s.tx.slice(0, bar), lt: s.tx.slice(bar + 1), direction: s.direction }, reads);
+      const [account, lt] = splitKey(s.tx);
+      return withRead<MessageSide>({ account, lt, direction: s.direction }, reads);
     },
   );
   const rest = out.size === hashes.length ? [] : hashes.filter((h) => !out.has(h));
@@ -641,6 +641,12 @@ export async function adjacentTransactionKeys(db: Db, req: Req, hash: string, di
 }
 
 const keyOf = (k: { account: unknown; lt: unknown }): string => `${String(k.account)}|${String(k.lt)}`;
+
+/** The two parts of a stored `a|b` key (`account|lt`, `hash|direction`): the last '|' separates them. */
+function splitKey(key: string): [string, string] {
+  const bar = key.lastIndexOf('|');
+  return [key.slice(0, bar), key.slice(bar + 1)];
+}
 
 /** The records of a page with the code hashes their lookups already read for the address book. */
 export interface LoadedTransactions {
@@ -852,9 +858,9 @@ async function readTransactionTables(db: DbCore, req: Req, keys: readonly string
   const accounts: string[] = [];
   const lts: bigint[] = [];
   for (const k of keys) {
-    const bar = k.lastIndexOf('|');
-    accounts.push(k.slice(0, bar));
-    lts.push(BigInt(k.slice(bar + 1)));
+    const [account, lt] = splitKey(k);
+    accounts.push(account);
+    lts.push(BigInt(lt));
   }
   const rows = await query(
     db,
