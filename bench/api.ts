@@ -63,6 +63,8 @@ export interface EndpointResult {
   timeouts: number;
   /** The gateway process during the measured run: where a tail comes from when it is not the store. */
   process: ProcessPauses;
+  /** Longest the load generator's own event loop was late (its requests left that much after their due time). */
+  generator_loop_delay_max_ms: number;
 }
 
 /** Pauses of the gateway's process (this one) while a measured run lasted. */
@@ -72,6 +74,24 @@ export interface ProcessPauses {
   gc_major: number;
   /** Longest the event loop was late (monitorEventLoopDelay), which every request waiting on it pays. */
   loop_delay_max_ms: number;
+  /**
+   * The machine meanwhile (/proc/stat, 10 ms ticks summed over its CPUs; null off Linux): time the hypervisor ran
+   * something else on them (steal) and time they sat idle waiting for the disk (iowait). A stall that the gateway's
+   * and the load generator's event loops share, with steal beside it, is the host's, not the gateway's.
+   */
+  steal_ms: number | null;
+  iowait_ms: number | null;
+}
+
+/** The `cpu` line of /proc/stat: iowait and steal so far, in ms (USER_HZ is 100 on Linux). */
+function hostTicks(): { iowait: number; steal: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const f = line.trim().split(/\s+/).slice(1).map(Number);
+    return f.length >= 8 ? { iowait: (f[4] ?? 0) * 10, steal: (f[7] ?? 0) * 10 } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Starts watching this process's GC pauses and event loop delay; the returned function stops and reports. */
@@ -87,10 +107,18 @@ function watchPauses(): () => ProcessPauses {
   gc.observe({ entryTypes: ['gc'] });
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  const host = hostTicks();
   return () => {
     gc.disconnect();
     loop.disable();
-    return { gc_max_ms: Number(max.toFixed(1)), gc_major: major, loop_delay_max_ms: Number((loop.max / 1e6).toFixed(1)) };
+    const after = hostTicks();
+    return {
+      gc_max_ms: Number(max.toFixed(1)),
+      gc_major: major,
+      loop_delay_max_ms: Number((loop.max / 1e6).toFixed(1)),
+      steal_ms: host && after ? after.steal - host.steal : null,
+      iowait_ms: host && after ? after.iowait - host.iowait : null,
+    };
   };
 }
 
@@ -370,10 +398,12 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
             errors: r.errors,
             timeouts: r.timeouts,
             process: paused,
+            generator_loop_delay_max_ms: r.loop_delay_max_ms,
           });
           progress(
             `  p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}; ` +
-              `longest GC ${paused.gc_max_ms} ms (${paused.gc_major} full), event loop late by up to ${paused.loop_delay_max_ms} ms`,
+              `longest GC ${paused.gc_max_ms} ms (${paused.gc_major} full), event loop late by up to ${paused.loop_delay_max_ms} ms ` +
+              `(load generator's ${r.loop_delay_max_ms} ms); host steal ${paused.steal_ms ?? '?'} ms, iowait ${paused.iowait_ms ?? '?'} ms`,
           );
         }
       } finally {
@@ -498,14 +528,15 @@ function renderResults(r: ApiBenchResult, command: string): string {
       '',
     );
     lines.push(
-      `| endpoint | distinct values | one at a time ms | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors + unanswered | longest GC ms (full GCs) | event loop late by, max ms | p99 ≤ ${r.target_p99_ms} ms at ${r.rate}/s |`,
+      `| endpoint | distinct values | one at a time ms | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors + unanswered | longest GC ms (full GCs) | event loop late by, max ms: gateway / load generator | host steal / iowait ms | p99 ≤ ${r.target_p99_ms} ms at ${r.rate}/s |`,
     );
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const e of run.endpoints) {
       const met = e.p99_ms <= r.target_p99_ms && e.non2xx === 0 && e.errors === 0 && e.timeouts === 0 && e.rps >= r.rate * 0.95;
       lines.push(
         `| \`${e.path}\` | ${e.distinct} | ${e.serial_ms} | ${e.requests} | ${e.rps} | ${e.p50_ms} | ${e.p90_ms} | ${e.p99_ms} | ${e.max_ms} | ${e.non2xx} | ${e.errors + e.timeouts} | ` +
-          `${e.process.gc_max_ms} (${e.process.gc_major}) | ${e.process.loop_delay_max_ms} | ${met ? 'met' : 'NOT met'} |`,
+          `${e.process.gc_max_ms} (${e.process.gc_major}) | ${e.process.loop_delay_max_ms} / ${e.generator_loop_delay_max_ms} | ` +
+          `${e.process.steal_ms ?? '–'} / ${e.process.iowait_ms ?? '–'} | ${met ? 'met' : 'NOT met'} |`,
       );
     }
   }

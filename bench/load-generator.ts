@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
  * Open-loop HTTP load at a fixed rate, run as a child process of `bench api` (its own event loop and CPU time).
@@ -33,6 +34,8 @@ export interface LoadOutput {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Longest this process's event loop was late while the run lasted: how late requests left because of the generator itself. */
+  loop_delay_max_ms: number;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -52,6 +55,8 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
   let timeouts = 0;
   const start = performance.now() + 10;
   let lastDone = start;
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
 
   return new Promise((resolve) => {
     // Requests still unanswered when the run ends (a server slower than the rate falls behind by more and more):
@@ -70,6 +75,7 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
       }
       pending.clear();
       agent.destroy();
+      loop.disable();
       latencies.sort((a, b) => a - b);
       const q = (p: number): number => (latencies.length === 0 ? 0 : round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!));
       resolve({
@@ -82,6 +88,7 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
         non2xx,
         errors,
         timeouts,
+        loop_delay_max_ms: round(loop.max / 1e6),
       });
     };
     const settle = (req: http.ClientRequest): void => {
