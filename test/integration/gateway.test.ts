@@ -1361,7 +1361,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         }
         // A transaction only the point tables hold is found by its hash: the lookup, the record, its messages' bodies
         // and its states all come from them (hashes no MergeTree table holds).
-        type Doc = { account: string; lt: string; hash: string; account_state_hash_after: string; messages: Array<{ direction: string; body_hash: string }>; contents: Array<{ hash: string; boc: string }>; states: object[] };
+        type Doc = { account: string; lt: string; hash: string; account_state_hash_after: string; description: unknown; messages: Array<{ direction: string; body_hash: string }>; contents: Array<{ hash: string; boc: string }>; states: object[] };
         const docs = fx.blocks.flatMap((b) => b.rows.transaction_documents).map((r) => JSON.parse(r.doc) as Doc);
         const real = docs.find((d) => d.messages.length > 1 && d.messages.some((m) => m.direction === 'in'))!;
         const fake = (n: number): string => Buffer.alloc(32, n).toString('base64');
@@ -1376,7 +1376,10 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
           messages: real.messages.map((m) => (m === inSide ? { ...m, body_hash: fake(8) } : m)),
           contents: [{ ...body, hash: fake(8) }],
           states: [{ hash: fake(9), balance: '12345', extra_currencies: {}, status: 'active', frozen_hash: null, data_hash: fake(10), code_hash: fake(11) }],
+          // The decode stage writes the description as an object; a document written before holds its JSON text.
+          description: JSON.stringify(real.description),
         };
+        expect(typeof real.description).toBe('object');
         const ghost = { key: `${real.account}|${lt}`, doc: JSON.stringify(doc) };
         await fx.store.insert('transaction_documents', [ghost]);
         await fx.store.insert('transaction_hash_points', [{ hash: doc.hash, account: doc.account, lt }]);
@@ -1389,6 +1392,9 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         expect(gt.account_state_after).toEqual({
           hash: fake(9), balance: '12345', extra_currencies: {}, account_status: 'active', frozen_hash: null, data_hash: fake(10), code_hash: fake(11),
         });
+        const original = await get(app, `/api/v3/transactions?hash=${encodeURIComponent(real.hash)}`);
+        expect(gt.description).toEqual(original.body.transactions[0].description);
+        expect(gt.description.compute_ph).toBeDefined();
 
         const withPoints = await read();
         expect(withPoints.every((r) => r.status === 200)).toBe(true);

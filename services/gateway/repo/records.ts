@@ -199,9 +199,13 @@ export function accountStateRecord(hash: string, states: States): AccountStateRe
   };
 }
 
-/** TransactionDescr from the `description` column: the JSON text of the decoder's record (0006_transactions_description.sql). */
+/**
+ * TransactionDescr from the `description` column, the JSON text of the decoder's record
+ * (0006_transactions_description.sql), or from a transaction document, which holds it parsed (services/indexer/rows.ts
+ * TransactionDocument; those written before hold the text).
+ */
 export function descriptionFromRow(r: Row): Description {
-  const d = JSON.parse(str(r.description)) as Description;
+  const d = (typeof r.description === 'object' && r.description !== null ? r.description : JSON.parse(str(r.description))) as Description;
   // ton-index-go's CreditPhase has `credit_extra_currencies,omitempty`: an empty map is left out.
   const credit = d.credit_ph;
   if (credit?.credit_extra_currencies && Object.keys(credit.credit_extra_currencies).length === 0) delete credit.credit_extra_currencies;
