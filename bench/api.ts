@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../services/gateway/app.js';
 import { STORE_TABLES, type StoreRows, toRows } from '../services/indexer/rows.js';
@@ -94,6 +96,12 @@ function hostTicks(): { iowait: number; steal: number } | null {
   }
 }
 
+/** A full garbage collection now (V8's `gc`, exposed for this call: the bench's own process only). */
+function fullCollection(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+}
+
 /** Starts watching this process's GC pauses and event loop delay; the returned function stops and reports. */
 function watchPauses(): () => ProcessPauses {
   let max = 0;
@@ -148,7 +156,17 @@ export interface DuringWritesResult {
 }
 
 export interface ApiBenchResult {
-  store: { transactions: number; blocks: number; corpus_files: number; build_seconds: number; bytes_on_disk: number; point_bytes: number; parts: string };
+  store: {
+    transactions: number;
+    blocks: number;
+    corpus_files: number;
+    build_seconds: number;
+    bytes_on_disk: number;
+    point_bytes: number;
+    parts: string;
+    /** This process's JS heap in use after the build, and after the full collection before the runs (MiB). */
+    heap_mib: { built: number; collected: number };
+  };
   rate: number;
   seconds: number;
   connections: number;
@@ -291,8 +309,9 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     progress(`  ${corpus.files} block files; decoding and storing the fixture blocks, then the corpus`);
     const fixtures = await loadDir(store, opts.fixturesDir, progress);
     const copies = await loadDir(store, corpusDir, progress);
-    const writerRows = batchOf(corpusDir, WRITER_BATCH_TX);
-    rmSync(corpusDir, { recursive: true, force: true });
+    // The writer's rows of the reads-during-writes run are decoded only when that run starts: held from here they would
+    // be ~100 MB of live objects in the gateway's heap during every other run, which a gateway does not carry, and
+    // every major collection would trace them in its pause (one 88 ms full GC in a transactionsByMessage run at 07:20).
     const buildSeconds = (performance.now() - built) / 1000;
     // Let the background merges the inserts started finish (as they do once ingestion pauses): measuring while
     // they run would measure them too.
@@ -308,7 +327,15 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     progress(`merges settled after ${((performance.now() - settle) / 1000).toFixed(0)} s; active parts: ${parts.map((p) => `${p.table} ${p.n}`).join(', ')}`);
     const [count] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
     const stored = Number(count!.n);
-    progress(`store built in ${buildSeconds.toFixed(0)} s: ${stored} transactions`);
+    // Building the store left this process's old generation full of decoded blocks and rows, which a gateway that did
+    // not build its store does not have: collected now, not by the first major collection of a measured run.
+    const heapBuilt = process.memoryUsage().heapUsed;
+    fullCollection();
+    const heapCollected = process.memoryUsage().heapUsed;
+    progress(
+      `store built in ${buildSeconds.toFixed(0)} s: ${stored} transactions; this process's JS heap in use ` +
+        `${Math.round(heapBuilt / 2 ** 20)} → ${Math.round(heapCollected / 2 ** 20)} MiB after a full collection`,
+    );
 
     // Parameter values: real keys sampled from the store.
     const txAccounts = await sample(store, 'SELECT account AS v FROM transactions GROUP BY account ORDER BY cityHash64(account)', 20_000);
@@ -416,6 +443,10 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     // the writer's chdb session, then on one whose reads have a session of their own. Last, because its inserts
     // leave parts to merge.
     const duringWrites: DuringWritesResult[] = [];
+    const heapBefore = process.memoryUsage().heapUsed;
+    const writerRows = batchOf(corpusDir, WRITER_BATCH_TX);
+    rmSync(corpusDir, { recursive: true, force: true });
+    progress(`the writer's rows: JS heap in use ${Math.round(heapBefore / 2 ** 20)} → ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MiB`);
     for (const e of endpoints.filter((x) => DURING_WRITES_ENDPOINTS.includes(x.name))) {
       for (const readConnections of [0, 1]) {
         const reader = await createStore({ mode: 'embedded', dataDir: path.join(work, 'data'), database: 'bench_api', readConnections }, { queryTimeoutMs: 30_000 });
@@ -473,6 +504,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
         blocks: fixtures.blocks + copies.blocks,
         corpus_files: corpus.files,
         build_seconds: Math.round(buildSeconds),
+        heap_mib: { built: Math.round(heapBuilt / 2 ** 20), collected: Math.round(heapCollected / 2 ** 20) },
         bytes_on_disk: bytesOnDisk,
         point_bytes: pointBytes,
         parts: parts.map((p) => `${p.table} ${p.n}`).join(', '),
@@ -503,7 +535,10 @@ function renderResults(r: ApiBenchResult, command: string): string {
     `Date: ${new Date().toISOString()}`,
     `Store: ${r.store.transactions} transactions in ${r.store.blocks} blocks (the 14 fixture blocks + ${r.store.corpus_files} corpus copies from ` +
       `bench/corpus.ts), decoded with decodeBlock, mapped with toRows and inserted directly into chdb in ${r.store.build_seconds} s; ` +
-      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk: ${((r.store.bytes_on_disk - r.store.point_bytes) / 2 ** 20).toFixed(0)} MiB of active MergeTree parts and ${(r.store.point_bytes / 2 ** 20).toFixed(0)} MiB of key → value tables (RocksDB files after a compaction: the point tables, written because the store was built with them, 0008_transaction_points.sql and 0009_transaction_documents.sql, and 0015_message_side_points.sql, written in either configuration); measured after background merges settled (active parts: ${r.store.parts}).`,
+      `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk: ${((r.store.bytes_on_disk - r.store.point_bytes) / 2 ** 20).toFixed(0)} MiB of active MergeTree parts and ${(r.store.point_bytes / 2 ** 20).toFixed(0)} MiB of key → value tables (RocksDB files after a compaction: the point tables, written because the store was built with them, 0008_transaction_points.sql and 0009_transaction_documents.sql, and 0015_message_side_points.sql, written in either configuration); measured after background merges settled (active parts: ${r.store.parts}). ` +
+      `Building the store leaves the bench process's JS heap full of decoded blocks and rows that a gateway does not carry (${r.store.heap_mib.built} MiB in use): ` +
+      `a full collection clears them before the runs (${r.store.heap_mib.collected} MiB after), and the rows the writer of the last run inserts are decoded only when that run starts. ` +
+      'Before 2026-11-25 07:30 UTC the runs measured with both still there, and a full collection during a run could hold the gateway\'s event loop up to 134 ms (a run at 07:20: one 88 ms pause).',
     `Load: bench/load-generator.ts in a child process, open loop: ${r.rate} req/s per endpoint, evenly spaced, for ${r.seconds} s after a warm-up, ` +
       `over up to ${r.connections} keep-alive connections, each request drawn at random from the distinct values listed (sampled from the store); ` +
       "each latency runs from the request's due time, so falling behind counts (coordinated omission, as wrk2 measures). " +
