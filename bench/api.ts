@@ -4,8 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../services/gateway/app.js';
 import { STORE_TABLES, type StoreRows, toRows } from '../services/indexer/rows.js';
@@ -96,12 +94,6 @@ function hostTicks(): { iowait: number; steal: number } | null {
   }
 }
 
-/** A full garbage collection now (V8's `gc`, exposed for this call: the bench's own process only). */
-function fullCollection(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
-}
-
 /** Starts watching this process's GC pauses and event loop delay; the returned function stops and reports. */
 function watchPauses(): () => ProcessPauses {
   let max = 0;
@@ -164,8 +156,8 @@ export interface ApiBenchResult {
     bytes_on_disk: number;
     point_bytes: number;
     parts: string;
-    /** This process's JS heap in use after the build, and after the full collection before the runs (MiB). */
-    heap_mib: { built: number; collected: number };
+    /** This process's JS heap in use after the build (MiB), mostly garbage by the time the runs start. */
+    heap_mib_built: number;
   };
   rate: number;
   seconds: number;
@@ -327,15 +319,10 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     progress(`merges settled after ${((performance.now() - settle) / 1000).toFixed(0)} s; active parts: ${parts.map((p) => `${p.table} ${p.n}`).join(', ')}`);
     const [count] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
     const stored = Number(count!.n);
-    // Building the store left this process's old generation full of decoded blocks and rows, which a gateway that did
-    // not build its store does not have: collected now, not by the first major collection of a measured run.
+    // What building the store left in this process's heap is garbage by now, which a major collection does not trace:
+    // it marks live objects only. The writer's rows of the last run would be live (decoded only when that run starts).
     const heapBuilt = process.memoryUsage().heapUsed;
-    fullCollection();
-    const heapCollected = process.memoryUsage().heapUsed;
-    progress(
-      `store built in ${buildSeconds.toFixed(0)} s: ${stored} transactions; this process's JS heap in use ` +
-        `${Math.round(heapBuilt / 2 ** 20)} → ${Math.round(heapCollected / 2 ** 20)} MiB after a full collection`,
-    );
+    progress(`store built in ${buildSeconds.toFixed(0)} s: ${stored} transactions; this process's JS heap ${Math.round(heapBuilt / 2 ** 20)} MiB in use`);
 
     // Parameter values: real keys sampled from the store.
     const txAccounts = await sample(store, 'SELECT account AS v FROM transactions GROUP BY account ORDER BY cityHash64(account)', 20_000);
@@ -504,7 +491,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
         blocks: fixtures.blocks + copies.blocks,
         corpus_files: corpus.files,
         build_seconds: Math.round(buildSeconds),
-        heap_mib: { built: Math.round(heapBuilt / 2 ** 20), collected: Math.round(heapCollected / 2 ** 20) },
+        heap_mib_built: Math.round(heapBuilt / 2 ** 20),
         bytes_on_disk: bytesOnDisk,
         point_bytes: pointBytes,
         parts: parts.map((p) => `${p.table} ${p.n}`).join(', '),
@@ -536,9 +523,9 @@ function renderResults(r: ApiBenchResult, command: string): string {
     `Store: ${r.store.transactions} transactions in ${r.store.blocks} blocks (the 14 fixture blocks + ${r.store.corpus_files} corpus copies from ` +
       `bench/corpus.ts), decoded with decodeBlock, mapped with toRows and inserted directly into chdb in ${r.store.build_seconds} s; ` +
       `${(r.store.bytes_on_disk / 2 ** 20).toFixed(0)} MiB on disk: ${((r.store.bytes_on_disk - r.store.point_bytes) / 2 ** 20).toFixed(0)} MiB of active MergeTree parts and ${(r.store.point_bytes / 2 ** 20).toFixed(0)} MiB of key → value tables (RocksDB files after a compaction: the point tables, written because the store was built with them, 0008_transaction_points.sql and 0009_transaction_documents.sql, and 0015_message_side_points.sql, written in either configuration); measured after background merges settled (active parts: ${r.store.parts}). ` +
-      `Building the store leaves the bench process's JS heap full of decoded blocks and rows that a gateway does not carry (${r.store.heap_mib.built} MiB in use): ` +
-      `a full collection clears them before the runs (${r.store.heap_mib.collected} MiB after), and the rows the writer of the last run inserts are decoded only when that run starts. ` +
-      'Before 2026-11-25 07:30 UTC the runs measured with both still there, and a full collection during a run could hold the gateway\'s event loop up to 134 ms (a run at 07:20: one 88 ms pause).',
+      'The rows the writer of the last run inserts (decoding them grows the heap in use by 100-180 MiB) are decoded only when that run starts: before 2026-11-25 07:30 UTC they were ' +
+      'held from the build on, live in the heap of the gateway under test, and a full collection that had to mark them held its event loop up to ' +
+      `134 ms (a run at 07:20: one 88 ms pause). Building the store leaves the heap at ${r.store.heap_mib_built} MiB in use, garbage by then, which a collection does not mark.`,
     `Load: bench/load-generator.ts in a child process, open loop: ${r.rate} req/s per endpoint, evenly spaced, for ${r.seconds} s after a warm-up, ` +
       `over up to ${r.connections} keep-alive connections, each request drawn at random from the distinct values listed (sampled from the store); ` +
       "each latency runs from the request's due time, so falling behind counts (coordinated omission, as wrk2 measures). " +
