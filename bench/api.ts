@@ -301,9 +301,6 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     progress(`  ${corpus.files} block files; decoding and storing the fixture blocks, then the corpus`);
     const fixtures = await loadDir(store, opts.fixturesDir, progress);
     const copies = await loadDir(store, corpusDir, progress);
-    // The writer's rows of the reads-during-writes run are decoded only when that run starts: held from here they would
-    // be ~100 MB of live objects in the gateway's heap during every other run, which a gateway does not carry, and
-    // every major collection would trace them in its pause (one 88 ms full GC in a transactionsByMessage run at 07:20).
     const buildSeconds = (performance.now() - built) / 1000;
     // Let the background merges the inserts started finish (as they do once ingestion pauses): measuring while
     // they run would measure them too.
@@ -320,7 +317,7 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     const [count] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
     const stored = Number(count!.n);
     // What building the store left in this process's heap is garbage by now, which a major collection does not trace:
-    // it marks live objects only. The writer's rows of the last run would be live (decoded only when that run starts).
+    // it marks live objects only.
     const heapBuilt = process.memoryUsage().heapUsed;
     progress(`store built in ${buildSeconds.toFixed(0)} s: ${stored} transactions; this process's JS heap ${Math.round(heapBuilt / 2 ** 20)} MiB in use`);
 
@@ -430,6 +427,9 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     // the writer's chdb session, then on one whose reads have a session of their own. Last, because its inserts
     // leave parts to merge.
     const duringWrites: DuringWritesResult[] = [];
+    // Decoded only now: held from the build on, they would be 100-180 MiB of live objects in the heap of the gateway
+    // under test during every run before, which a gateway does not carry, and every full collection would mark them
+    // in its pause (one 88 ms full collection in a transactionsByMessage run at 07:20).
     const heapBefore = process.memoryUsage().heapUsed;
     const writerRows = batchOf(corpusDir, WRITER_BATCH_TX);
     rmSync(corpusDir, { recursive: true, force: true });

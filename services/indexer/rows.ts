@@ -442,7 +442,8 @@ function documentRow(
   contents: ReadonlyMap<string, MessageContentRow>,
   states: ReadonlyMap<string, AccountStateRow>,
 ): TransactionDocumentRow {
-  const doc: TransactionDocument = { ...row, messages: [], contents: [], states: [] };
+  const { description, ...head } = row;
+  const doc: Omit<TransactionDocument, 'description'> = { ...head, messages: [], contents: [], states: [] };
   const add = (hash: string | null): void => {
     const c = hash === null ? undefined : contents.get(hash);
     if (c && !doc.contents.includes(c)) doc.contents.push(c);
@@ -464,9 +465,8 @@ function documentRow(
   // keys is escaped once by JSON and its backslash again by TabSeparated, which the decode stage, ClickHouse's parser
   // and the gateway's second parse pay per byte (bench/RESULTS.md, ingest). row.description is JSON.stringify's
   // output (transactionRow), so it splices in as it is. Readers take both forms: documents written before hold text.
-  const { description: _d, ...head } = doc;
-  const json = JSON.stringify(head);
-  return { key: `${row.account}|${row.lt}`, doc: `${json.slice(0, -1)},"description":${row.description}}` };
+  const json = JSON.stringify(doc);
+  return { key: `${row.account}|${row.lt}`, doc: `${json.slice(0, -1)},"description":${description}}` };
 }
 
 function addContent(contents: Map<string, MessageContentRow>, c: V3MessageContent): void {
