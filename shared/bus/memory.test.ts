@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { busContract, collect, waitFor } from '../../test/helpers/bus-contract.js';
 import { NonRetryableError, RetryableError } from '../runtime/errors.js';
 import type { Bus } from './bus.js';
@@ -364,7 +364,22 @@ describe('memory bus', () => {
     });
 
     it('leaves no timer behind: close() during a retry backoff ends at once', async () => {
-      const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+      // The bus's own timers, not the process's: a timer of the test runner's that ends meanwhile would change a
+      // process-wide count. Long ones only (the backoff is 60 s): none of those fires within the test.
+      const realSet = globalThis.setTimeout;
+      const realClear = globalThis.clearTimeout;
+      const pending = new Set<unknown>();
+      vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number, ...args: unknown[]) => {
+        const t = (realSet as (...a: unknown[]) => NodeJS.Timeout)(fn, ms, ...args);
+        if ((ms ?? 0) >= 30_000) pending.add(t);
+        return t;
+      }) as typeof setTimeout);
+      vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((t?: NodeJS.Timeout) => {
+        pending.delete(t);
+        realClear(t);
+      }) as typeof clearTimeout);
+      onTestFinished(() => void vi.restoreAllMocks());
+      const timers = (): number => pending.size;
       const before = timers();
       const b = createMemoryBus({ retry: { initialMs: 60_000, maxMs: 60_000 } });
       const p = await b.producer();
