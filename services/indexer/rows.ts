@@ -1,3 +1,4 @@
+import { encodeTransactionDocument } from '../../shared/contracts/transaction-document.js';
 import { NonRetryableError } from '../../shared/runtime/errors.js';
 import type { BlockHeaderHashes, V3Block } from '../../shared/ton/records/block.js';
 import type { V3Message, V3MessageContent } from '../../shared/ton/records/message.js';
@@ -115,26 +116,12 @@ export interface MessageRow {
 
 /**
  * `transaction_documents` row (0009_transaction_documents.sql): everything a transaction's v3 record needs, by
- * `account|lt`, as the JSON of a {@link TransactionDocument}.
+ * `account|lt`, as the text shared/contracts/transaction-document.ts defines.
  */
 export interface TransactionDocumentRow {
   key: string;
   doc: string;
 }
-
-/**
- * A transaction's row with its message rows, their contents and the states before/after the block holds. Its
- * `description` is the row's JSON text parsed, an object (documents written before hold the text itself).
- */
-export interface TransactionDocument extends Omit<TransactionRow, 'description'> {
-  description: Record<string, unknown> | string;
-  messages: Array<Omit<MessageRow, 'tx_account' | 'tx_lt' | 'tx_hash'>>;
-  contents: MessageContentRow[];
-  states: DocumentStateRow[];
-}
-
-/** An `account_states` row as a transaction document carries it: the columns a record prints. */
-export type DocumentStateRow = Omit<AccountStateRow, 'account' | 'last_trans_lt' | 'data_boc' | 'code_boc'>;
 
 /** `transaction_hash_points` row: a transaction hash → its key. */
 export interface TransactionHashPointRow {
@@ -442,31 +429,21 @@ function documentRow(
   contents: ReadonlyMap<string, MessageContentRow>,
   states: ReadonlyMap<string, AccountStateRow>,
 ): TransactionDocumentRow {
-  const { description, ...head } = row;
-  const doc: Omit<TransactionDocument, 'description'> = { ...head, messages: [], contents: [], states: [] };
+  const docContents: MessageContentRow[] = [];
   const add = (hash: string | null): void => {
     const c = hash === null ? undefined : contents.get(hash);
-    if (c && !doc.contents.includes(c)) doc.contents.push(c);
+    if (c && !docContents.includes(c)) docContents.push(c);
   };
   for (const m of messages) {
-    const { tx_account: _a, tx_lt: _l, tx_hash: _h, ...side } = m;
-    doc.messages.push(side);
-    add(side.body_hash);
-    add(side.init_state_hash);
+    add(m.body_hash);
+    add(m.init_state_hash);
   }
+  const docStates: AccountStateRow[] = [];
   for (const hash of new Set([row.account_state_hash_before, row.account_state_hash_after])) {
     const st = states.get(hash);
-    if (st) {
-      const { account: _a, last_trans_lt: _l, data_boc: _d, code_boc: _c, ...cols } = st;
-      doc.states.push(cols);
-    }
+    if (st) docStates.push(st);
   }
-  // `description` goes in as the JSON object it is, not as a string holding it: as a string every quote of its ~25
-  // keys is escaped once by JSON and its backslash again by TabSeparated, which the decode stage, ClickHouse's parser
-  // and the gateway's second parse pay per byte (bench/RESULTS.md, ingest). row.description is JSON.stringify's
-  // output (transactionRow), so it splices in as it is. Readers take both forms: documents written before hold text.
-  const json = JSON.stringify(doc);
-  return { key: `${row.account}|${row.lt}`, doc: `${json.slice(0, -1)},"description":${description}}` };
+  return { key: `${row.account}|${row.lt}`, doc: encodeTransactionDocument({ tx: row, messages, contents: docContents, states: docStates }) };
 }
 
 function addContent(contents: Map<string, MessageContentRow>, c: V3MessageContent): void {

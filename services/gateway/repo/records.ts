@@ -201,8 +201,8 @@ export function accountStateRecord(hash: string, states: States): AccountStateRe
 
 /**
  * TransactionDescr from the `description` column, the JSON text of the decoder's record
- * (0006_transactions_description.sql), or from a transaction document, which holds it parsed (services/indexer/rows.ts
- * TransactionDocument; those written before hold the text).
+ * (0006_transactions_description.sql), or from a transaction document, which holds it parsed
+ * (shared/contracts/transaction-document.ts; the oldest ones hold the text).
  */
 export function descriptionFromRow(r: Row): Description {
   const d = (typeof r.description === 'object' && r.description !== null ? r.description : JSON.parse(str(r.description))) as Description;

@@ -1,3 +1,4 @@
+import { decodeTransactionDocument } from '../../../shared/contracts/transaction-document.js';
 import type { QueryParams } from '../../../shared/store/store.js';
 import type { Direction, Sort } from '../schemas/common.js';
 import { readBookCodeHashes } from './address-book.js';
@@ -812,9 +813,9 @@ async function startCodes(db: DbCore, req: Req, docs: ReadonlyArray<readonly [st
 }
 
 /**
- * The raw addresses a document names as the transaction's account and its messages' source and destination: the
- * keys of its top-level object and of its `messages` rows, which JSON.stringify writes as `"key":"value"`. The same
- * keys inside the nested JSON texts (description, decoded bodies) are escaped (`\"source\":`) and do not match.
+ * The raw addresses a document names as the transaction's account and its messages' source and destination: its
+ * strings that are a whole raw address. No other field of either document version holds one (the description has
+ * none), and an address inside a nested JSON text (a decoded body) is written `\"0:…\"`, which does not match.
  */
 export function documentAddresses(doc: string): string[] {
   const out: string[] = [];
@@ -822,7 +823,7 @@ export function documentAddresses(doc: string): string[] {
   return out;
 }
 
-const DOC_ADDRESS = /"(?:account|source|destination)":"(-?\d+:[0-9A-F]{64})"/g;
+const DOC_ADDRESS = /"(-?\d+:[0-9A-F]{64})"/g;
 
 /**
  * The records of `[key, doc]` pairs of `transaction_documents`, each kept in the record cache, with the address book's
@@ -839,12 +840,12 @@ async function documentRecords(db: DbCore, req: Req, docs: ReadonlyArray<readonl
   return records;
 }
 
-/** The JSON of a `transaction_documents` row (services/indexer/rows.ts TransactionDocument) → its record. */
+/** The text of a `transaction_documents` row (shared/contracts/transaction-document.ts) → its record. */
 function documentRecord(doc: string): TransactionRecord {
-  const d = JSON.parse(doc) as Row & { messages: Row[]; contents: Row[]; states: Row[] };
+  const d = decodeTransactionDocument(doc);
   const contents = new Map(d.contents.map((r) => [String(r.hash), contentFromRow(r)]));
   const states = new Map(d.states.map((r) => [String(r.hash), r]));
-  return transactionFromRow(d, d.messages, contents, states);
+  return transactionFromRow(d.tx, d.messages, contents, states);
 }
 
 /** A transaction row with its message rows. */
