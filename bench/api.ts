@@ -356,8 +356,8 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     const speedBefore = speedReference(opts.fixturesDir);
     progress(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
     const runs: ApiBenchRun[] = [];
-    // Caches off with the point tables (TONFLOW_STORE_POINT_READS, as the store was written), then the transaction
-    // endpoints without them (what the MergeTree tables alone serve, the default), then caches on.
+    // Caches off with the point tables (TONFLOW_STORE_POINT_READS, the default, as the store was written), then the
+    // transaction endpoints without them (what the MergeTree tables alone serve, the option), then caches on.
     const configs = [
       { caches: 'off', pointReads: true },
       { caches: 'off', pointReads: false },
@@ -533,7 +533,7 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'returns a constant string it measured p99 78-124 ms at 500 req/s over 64 connections on this machine, where evenly spaced requests ' +
       'measure 3-4 ms; its figures were the burst queueing, not the gateway. ' +
       'Run with the gateway caches off (every request reads the store; values drawn from up to 20,000 distinct ones), first ' +
-      'reading the point tables, then, for the transaction endpoints, the MergeTree tables only (what the default ' +
+      'reading the point tables (the default), then, for the transaction endpoints, the MergeTree tables only (what ' +
       '`TONFLOW_STORE_POINT_READS=false` reads); then ' +
       `with its default caches on a hot set of ${HOT_SET} values per endpoint (immutable transaction records, bodies, states and tx keys ` +
       'cached; address book entries 60 s), each hot value requested once before the warm-up. masterchainInfo shares one answer ' +
@@ -545,8 +545,8 @@ function renderResults(r: ApiBenchResult, command: string): string {
       run.caches === 'on'
         ? '### caches on (point tables read)'
         : run.point_reads
-          ? '### caches off, point tables read (`TONFLOW_STORE_POINT_READS=true`)'
-          : '### caches off, MergeTree tables only (`TONFLOW_STORE_POINT_READS=false`, the default)',
+          ? '### caches off, point tables read (the default, `TONFLOW_STORE_POINT_READS=true`)'
+          : '### caches off, MergeTree tables only (`TONFLOW_STORE_POINT_READS=false`)',
       '',
     );
     lines.push(
@@ -609,8 +609,8 @@ function renderResults(r: ApiBenchResult, command: string): string {
       'Requests still unanswered when the run ends are cut off and counted in "errors + unanswered", with their wait so far ' +
       'as latency (a lower bound). From the MergeTree tables alone an uncached transaction record is four statements (the ' +
       'transaction, its `messages` rows, their bodies, the account states), each of which decompresses a whole 8,192-row ' +
-      'granule per column for every key. With the point tables (`TONFLOW_STORE_POINT_READS=true`; the store here was ' +
-      'written with them) a record is one key read in RocksDB (0009_transaction_documents.sql: the transaction with its ' +
+      'granule per column for every key. With the point tables (the default, `TONFLOW_STORE_POINT_READS=true`; the store ' +
+      'here was written with them) a record is one key read in RocksDB (0009_transaction_documents.sql: the transaction with its ' +
       'messages, their bodies and its states), and a hash finds its record in the same statement. ' +
       '`transactionsByMessage?msg_hash=` finds the transactions of an internal or external-out message in ' +
       '`message_side_points` in both configurations (0015_message_side_points.sql: `hash|in` and `hash|out` → the ' +
@@ -618,7 +618,7 @@ function renderResults(r: ApiBenchResult, command: string): string {
       "tables the same statement joins each side's document by key (a direct join), so a batch of such requests is one " +
       'statement plus the code hashes. External-in and normalized hashes (which may repeat) are looked up in ' +
       '`message_sides` (0010, 256-row granules, 4-16 KiB compressed blocks since 0013); the bench asks for messages ' +
-      'with a source, so not for those. The option costs ingest CPU and disk (bench ingest). With caches on, ' +
+      'with a source, so not for those. The point tables cost ingest CPU and disk (bench ingest). With caches on, ' +
       "repeated requests are answered from the gateway's whole-response cache (services/gateway/response-cache.ts: reused while the store's set of parts is " +
       'unchanged, checked every 500 ms), without a statement. Each corpus copy moves every internal message\'s created_lt ' +
       '(bench/corpus.ts), so an internal message hash names one message, as on a real chain.',

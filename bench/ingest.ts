@@ -85,9 +85,10 @@ export interface IngestRunResult {
 
 export interface IngestBenchResult {
   corpus: { transactions: number; files: number; bytes: number; build_seconds: number };
+  /** The default configuration: the decode stage fills the point tables too (TONFLOW_STORE_POINT_READS). */
   embedded: IngestRunResult;
-  /** The embedded pipeline with TONFLOW_STORE_POINT_READS on (0008/0009 point tables): what the option costs. */
-  embedded_points: IngestRunResult;
+  /** The embedded pipeline with TONFLOW_STORE_POINT_READS=false (MergeTree tables only): what the point tables cost. */
+  embedded_tables_only: IngestRunResult;
   kafka: IngestRunResult | { mode: 'kafka'; skipped: string };
   /** The real fixture blocks themselves through the embedded pipeline: bytes on disk of real, unrepeated data. */
   real: { transactions: number; blocks: number; bytes_per_tx: number; tables: TableSize[] };
@@ -139,7 +140,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const stamp = `${Date.now().toString(36)}${process.pid}`;
     const rounds = opts.rounds ?? DEFAULT_ROUNDS;
     const embeddedRuns: IngestRunResult[] = [];
-    const pointsRuns: IngestRunResult[] = [];
+    const tablesOnlyRuns: IngestRunResult[] = [];
     const kafkaRuns: IngestRunResult[] = [];
     // Alternating, so that a change of the host's speed during the bench reaches both pipelines alike.
     for (let i = 0; i < rounds; i++) {
@@ -147,10 +148,10 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
       embeddedRuns.push(
         await runPipeline('embedded', benchConfig({ corpusDir, dataDir, database: `bench_ingest_embedded_${tag}`, prefix: `tonflow-bench-${tag}` }), corpus.transactions, say),
       );
-      pointsRuns.push(
+      tablesOnlyRuns.push(
         await runPipeline(
           'embedded',
-          benchConfig({ corpusDir, dataDir, database: `bench_ingest_points_${tag}`, prefix: `tonflow-bench-points-${tag}`, points: true }),
+          benchConfig({ corpusDir, dataDir, database: `bench_ingest_tables_${tag}`, prefix: `tonflow-bench-tables-${tag}`, tablesOnly: true }),
           corpus.transactions,
           say,
         ),
@@ -167,7 +168,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
       }
     }
     const embedded = medianRun(embeddedRuns);
-    const embeddedPoints = medianRun(pointsRuns);
+    const embeddedTablesOnly = medianRun(tablesOnlyRuns);
     const kafka: IngestBenchResult['kafka'] =
       kafkaRuns.length > 0 ? medianRun(kafkaRuns) : { mode: 'kafka', skipped: 'no broker given (set KAFKA_BROKERS or pass --kafka host:port)' };
     // The corpus repeats most column values of its originals (only hashes and lts change), which ZSTD compresses far
@@ -184,7 +185,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const real = { transactions: realTx, blocks: realRun.blocks, bytes_per_tx: realRun.bytes_per_tx, tables: realRun.tables };
     say(`real fixture blocks: ${real.blocks} blocks, ${realTx} transactions, ${real.bytes_per_tx} bytes/tx on disk`);
     const speed = { before: speedBefore, after: speedReference(opts.fixturesDir) };
-    const result: IngestBenchResult = { corpus, embedded, embedded_points: embeddedPoints, kafka, real, speed };
+    const result: IngestBenchResult = { corpus, embedded, embedded_tables_only: embeddedTablesOnly, kafka, real, speed };
     if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'ingest', report(result, opts));
     return result;
   } finally {
@@ -203,7 +204,8 @@ function medianRun(runs: IngestRunResult[]): IngestRunResult {
   return { ...median, stored_final: Math.min(...runs.map((r) => r.stored_final)), rounds_tx_per_s: runs.map((r) => r.tx_per_s) };
 }
 
-function benchConfig(p: { corpusDir: string; dataDir: string; database: string; prefix: string; brokers?: string[]; points?: boolean }): TonflowConfig {
+/** The configuration `tonflow start` would load with these settings, the others at their defaults. */
+function benchConfig(p: { corpusDir: string; dataDir: string; database: string; prefix: string; brokers?: string[]; tablesOnly?: boolean }): TonflowConfig {
   const env: Record<string, string> = {
     TONFLOW_MODE: p.brokers ? 'distributed' : 'embedded',
     TONFLOW_SOURCE: `files:${p.corpusDir}`,
@@ -213,7 +215,7 @@ function benchConfig(p: { corpusDir: string; dataDir: string; database: string; 
     TONFLOW_LOG_LEVEL: 'warn',
   };
   if (p.brokers) env.TONFLOW_KAFKA_BROKERS = p.brokers.join(',');
-  if (p.points) env.TONFLOW_STORE_POINT_READS = 'true';
+  if (p.tablesOnly) env.TONFLOW_STORE_POINT_READS = 'false';
   return loadConfig(tonflowConfigSchema, { env });
 }
 
@@ -382,10 +384,10 @@ const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
-/** The embedded pipeline with the point tables: an option, so no target of its own; compared with the default's run. */
-function pointsRow(p: IngestRunResult, e: IngestRunResult): string {
-  const rounds = p.rounds_tx_per_s ? ` (median; rounds ${p.rounds_tx_per_s.join(', ')})` : '';
-  return `| embedded with \`TONFLOW_STORE_POINT_READS=true\` (point tables 0008/0009) | **${p.tx_per_s}**${rounds} | — (option) | ${(p.tx_per_s / e.tx_per_s).toFixed(2)}× the default's | ${p.seconds} | ${p.cpu_us_per_tx} | ${p.index_seconds} | ${p.peak_rss_mb} MiB | ${p.load_before} |`;
+/** The embedded pipeline without the point tables: an option, so no target of its own; compared with the default's run. */
+function tablesOnlyRow(t: IngestRunResult, e: IngestRunResult): string {
+  const rounds = t.rounds_tx_per_s ? ` (median; rounds ${t.rounds_tx_per_s.join(', ')})` : '';
+  return `| embedded with \`TONFLOW_STORE_POINT_READS=false\` (MergeTree tables only) | **${t.tx_per_s}**${rounds} | — (option) | ${(t.tx_per_s / e.tx_per_s).toFixed(2)}× the default's | ${t.seconds} | ${t.cpu_us_per_tx} | ${t.index_seconds} | ${t.peak_rss_mb} MiB | ${t.load_before} |`;
 }
 
 function runRow(label: string, r: IngestRunResult): string {
@@ -428,14 +430,14 @@ Rounds: ${e.rounds_tx_per_s ? `${e.rounds_tx_per_s.length} replays of the corpus
 
 | pipeline | tx/s | target | ratio | seconds | CPU µs/tx (this process) | index s | peak RSS | load avg at start |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
-${runRow('embedded: in-process bus, chdb', e)}
-${pointsRow(r.embedded_points, e)}
-${k ? runRow('Kafka: broker + kafkajs, chdb', k) : `| Kafka | not run: ${(r.kafka as { skipped: string }).skipped} | ${KAFKA_TARGET} | — | — | — | — | — | — |`}
+${runRow('embedded: in-process bus, chdb (default configuration: point tables on)', e)}
+${tablesOnlyRow(r.embedded_tables_only, e)}
+${k ? runRow('Kafka: broker + kafkajs, chdb (default configuration)', k) : `| Kafka | not run: ${(r.kafka as { skipped: string }).skipped} | ${KAFKA_TARGET} | — | — | — | — | — | — |`}
 
-What the point tables cost (rounds alternate default and with, so both see the same host): ${r.embedded_points.cpu_us_per_tx} against ${e.cpu_us_per_tx} CPU µs per transaction, and on disk ${r.embedded_points.tables
+What the point tables (0008/0009) cost (rounds alternate the default and the option, so both see the same host): ${e.cpu_us_per_tx} against ${r.embedded_tables_only.cpu_us_per_tx} CPU µs per transaction without them, and on disk ${e.tables
   .filter((t) => POINT_TABLES.has(t.table))
-  .map((t) => `${t.table} ${(t.bytes_on_disk / r.embedded_points.transactions).toFixed(0)}`)
-  .join(' + ')} bytes per corpus transaction on top of the ${e.bytes_per_tx} of the MergeTree tables (RocksDB files after a compaction). What they buy: the api section.
+  .map((t) => `${t.table} ${(t.bytes_on_disk / e.transactions).toFixed(0)}`)
+  .join(' + ')} of the ${e.bytes_per_tx} bytes per corpus transaction below (RocksDB files after a compaction). What they buy: the api section.
 
 Transactions a FINAL read found after each run (the fewest of the rounds): ${e.stored_final} of ${e.transactions} embedded${k ? `, ${k.stored_final} of ${k.transactions} through Kafka` : ''}.
 The machine has ${os.cpus().length} cores for everything: the decode worker thread (decode, rows, rows → TabSeparated bytes), the stage's own thread (bus, inserts), ClickHouse's insert and merge threads${k ? ', the Kafka client, and the broker (its CPU is not in the column)' : ''}; a load average above ${os.cpus().length} at the start means other processes were competing for them.

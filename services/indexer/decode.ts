@@ -41,7 +41,7 @@ export interface DecodeStageDeps {
    * themselves. Without it they hand over row objects and the store encodes them.
    */
   schema?: TableSchema;
-  /** Fill the point tables too (TONFLOW_STORE_POINT_READS; 0009_transaction_documents.sql). Default false. */
+  /** Fill the point tables too (TONFLOW_STORE_POINT_READS, on by default; 0009_transaction_documents.sql). Absent: false. */
   points?: boolean;
   onBatch?: (info: { blocks: number; transactions: number; deadLettered: number; ms: number }) => void;
 }

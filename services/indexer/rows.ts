@@ -229,7 +229,8 @@ export interface RowsInput {
 export interface RowsOptions {
   /**
    * Also fill `transaction_documents` / `transaction_hash_points` (0009_transaction_documents.sql,
-   * 0008_transaction_points.sql; the configuration's `TONFLOW_STORE_POINT_READS`). Default false: those stay empty.
+   * 0008_transaction_points.sql; the configuration's `TONFLOW_STORE_POINT_READS`, on by default). Absent: false,
+   * those stay empty.
    */
   points?: boolean;
   /**

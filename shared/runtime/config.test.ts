@@ -50,7 +50,7 @@ describe('loadConfig with the tonflow schema', () => {
       clickhouse: undefined,
       clickhouseDatabase: 'tonflow',
       storeReadConnections: 1,
-      storePointReads: false,
+      storePointReads: true,
       clickhouseUser: undefined,
       clickhousePassword: undefined,
       batchMaxRows: 120000,

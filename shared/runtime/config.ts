@@ -496,9 +496,9 @@ export const tonflowConfigSchema = defineConfig(
     },
     storePointReads: {
       env: 'TONFLOW_STORE_POINT_READS',
-      default: 'false',
+      default: 'true',
       description:
-        'Also write each transaction as a document (with its messages, bodies and states) to key → value tables (0009_transaction_documents.sql) and read transaction records and hash lookups from them: uncached at 500 req/s all six measured endpoints then held p99 ≤ 25 ms in the runs without a long pause of the gateway process (transactions?account= 21.4-23.7 ms, transactionsByMessage 14.1-14.8 ms), where the MergeTree tables alone served 225-350 req/s; for about 2x the ingest CPU per transaction (embedded ingest then below 15,000 tx/s) and about 3x the disk (bench/RESULTS.md, api and ingest); set it for the indexer and the gateway alike',
+        'Also write each transaction as a document (with its messages, bodies and states) to key → value tables (0009_transaction_documents.sql) and read transaction records and hash lookups from them: what lets the transaction endpoints serve 500 req/s uncached at p99 ≤ 25 ms, where the MergeTree tables alone served 225-372 req/s; for about 1.6x the ingest CPU per transaction and 2.7x the disk (bench/RESULTS.md, api and ingest); false: MergeTree tables only; set it for the indexer and the gateway alike',
       type: boolean(),
     },
     clickhouseUser: {

@@ -24,7 +24,7 @@ import type { Store } from '../../shared/store/store.js';
 import { decodeBlock } from '../../shared/ton/decode-block.js';
 import { waitFor } from '../helpers/bus-contract.js';
 import { describeFixtures, fixturesDir, repoRoot } from '../helpers/fixtures.js';
-import { createTestKafkaBus, describeKafka, startPrivateBroker, withAdmin, type PrivateBroker } from '../helpers/kafka.js';
+import { createTestKafkaBus, createTestLogger, describeKafka, startPrivateBroker, withAdmin, type PrivateBroker } from '../helpers/kafka.js';
 
 /*
  * Crash safety of the decode stage on real Kafka and chdb:
@@ -270,7 +270,10 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
       const store = await openStore(config, logger);
       // The real Kafka adapter with the test suite's consumer timings (a 6 s session instead of 30 s): a consumer that
       // lost the broker rejoins the group as a new member, which waits for the old member's session to expire.
-      const bus = createTestKafkaBus(brokers, { clientRetry: { initialRetryTime: 100, maxRetryTime: 1000, retries: 2 } });
+      // Its log (kafkajs's and the adapter's lines) goes into a failure's message: this test failed once in CI (a 4.8 s
+      // restart, no catch-up in 60 s) and passed on every rerun, so the next failure has to explain itself.
+      const kafkaLog = createTestLogger();
+      const bus = createTestKafkaBus(brokers, { logger: kafkaLog, clientRetry: { initialRetryTime: 100, maxRetryTime: 1000, retries: 2 } });
       let stored = 0;
       try {
         await migrate(store);
@@ -301,7 +304,9 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
         // Caught up means every offset committed, which the stage does only after the store acknowledged the rows.
         const until = Date.now() + 60_000;
         while (!(await caughtUp(brokers, `${config.topicPrefix}.decode`, topics.rawBlocks)).done) {
-          if (Date.now() > until) throw new Error(`the stage did not catch up within 60 s after the restart (${stored} blocks stored)`);
+          if (Date.now() > until) {
+            throw new Error(`the stage did not catch up within 60 s after the restart (${stored} blocks stored); the bus's last log lines:\n${kafkaLog.lines.slice(-60).join('\n')}`);
+          }
           await new Promise((r) => setTimeout(r, 250));
         }
         expect(stageSettled).toBe(false);

@@ -14,7 +14,7 @@ export interface DbCore {
   readonly testnet: boolean;
   /**
    * Read transaction records and hashes from the key → value tables first (0009_transaction_documents.sql,
-   * 0008_transaction_points.sql), which the decode stage fills when TONFLOW_STORE_POINT_READS is set; keys they lack
+   * 0008_transaction_points.sql), which the decode stage fills unless TONFLOW_STORE_POINT_READS=false; keys they lack
    * are read from the MergeTree tables.
    */
   readonly pointReads: boolean;
