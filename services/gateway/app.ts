@@ -24,7 +24,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { blockRoutes } from './routes/blocks.js';
 import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
 import { transactionRoutes } from './routes/transactions.js';
-import { docDefaults, docRequired } from './schemas/common.js';
+import { CONVERSION_ERROR, conversionErrors, docDefaults, docRequired } from './schemas/common.js';
 import { JSON_RPC_PATH, v2Routes } from './routes/v2.js';
 import { serverTiming } from './server-timing.js';
 
@@ -392,7 +392,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       // TON Center parses parameters (422, or 401 for the v2-style methods) before its query builder rejects
       // limit or sort (500): the first parse error wins, then the first builder error.
       const issue = issues.find((i) => issueStatus(i) < 500) ?? issues[0]!;
-      return reply.code(issueStatus(issue)).send(errorBody(req, issueStatus(issue), issue.message ?? 'invalid parameter'));
+      let message = issue.message ?? 'invalid parameter';
+      if (message.startsWith(CONVERSION_ERROR)) {
+        // One decode pass converts every field: the others that failed are counted in the same text.
+        message = conversionErrors(message, issues.filter((i) => i !== issue && i.message?.startsWith(CONVERSION_ERROR)).length);
+      }
+      return reply.code(issueStatus(issue)).send(errorBody(req, issueStatus(issue), message));
     }
     if (err instanceof ApiError) return reply.code(err.status).send(err.body ?? errorBody(req, err.status, err.message));
     if (err instanceof BaseError && err.code.startsWith('STORE_')) {

@@ -255,6 +255,9 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
         ['end_lt=1e5', 422, 'failed to decode: schema: error converting value for "end_lt"'],
         // A parse error wins over a builder error, as in the Go server.
         ['limit=5000&shard=xyz', 422, 'failed to decode: schema: error converting value for "shard"'],
+        // Every field that fails to convert is counted (gorilla/schema's MultiError); the one named is the first here.
+        ['shard=xyz&limit=ten', 422, 'failed to decode: schema: error converting value for "shard" (and 1 other error)'],
+        ['seqno=x&end_lt=1e5&limit=ten&shard=xyz', 422, 'failed to decode: schema: error converting value for "shard" (and 3 other errors)'],
       ];
       for (const [q, status, error] of cases) {
         const r = await api(`/api/v3/blocks?${q}`);

@@ -46,9 +46,21 @@ function single(v: unknown): string | undefined {
 /** A `direction` parameter: `unmatched` is any other value, which no message side has. */
 export type Direction = 'in' | 'out' | 'unmatched';
 
+/** How Fiber/gorilla-schema's text for a value that does not convert begins. */
+export const CONVERSION_ERROR = 'failed to decode: schema: error converting value for ';
+
 /** Fiber/gorilla-schema's text for a value that does not convert. */
 export const conversionError = (name: string, index?: number): ParamError =>
-  new ParamError(`failed to decode: schema: error converting value for ${index === undefined ? '' : `index ${index} of `}"${name}"`);
+  new ParamError(`${CONVERSION_ERROR}${index === undefined ? '' : `index ${index} of `}"${name}"`);
+
+/**
+ * gorilla/schema's `MultiError.Error()`: every field that failed to convert is one entry, printed as one of them and
+ * the count of the others. (Go picks that one by map order, so at random; here it is the first in the schema.)
+ */
+export function conversionErrors(first: string, others: number): string {
+  if (others <= 0) return first;
+  return others === 1 ? `${first} (and 1 other error)` : `${first} (and ${others} other errors)`;
+}
 
 type Meta = Record<string, unknown> & { description: string };
 
