@@ -64,8 +64,11 @@ export const TEST_CONSUMER_TUNING = {
   maxWaitTimeMs: 200,
 } as const;
 
-/** A logger that keeps kafkajs's messages (shown with `TONFLOW_TEST_KAFKA_LOG=1`) instead of printing them. */
-export function createTestLogger(): KafkaBusLogger & { lines: string[] } {
+/**
+ * A logger that keeps kafkajs's messages (shown with `TONFLOW_TEST_KAFKA_LOG=1`) instead of printing them; with
+ * `debug`, also the debug level (kafkajs's joins, rebalances and stops, which the adapter logs there).
+ */
+export function createTestLogger(opts: { debug?: boolean } = {}): KafkaBusLogger & { lines: string[] } {
   const lines: string[] = [];
   const echo = process.env.TONFLOW_TEST_KAFKA_LOG === '1';
   const at =
@@ -75,7 +78,7 @@ export function createTestLogger(): KafkaBusLogger & { lines: string[] } {
       lines.push(line);
       if (echo) console.log(line);
     };
-  return { lines, debug: () => {}, info: at('info'), warn: at('warn'), error: at('error') };
+  return { lines, debug: opts.debug ? at('debug') : () => {}, info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 function safeJson(obj: object): string {

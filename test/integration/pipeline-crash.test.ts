@@ -272,7 +272,7 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
       // lost the broker rejoins the group as a new member, which waits for the old member's session to expire.
       // Its log (kafkajs's and the adapter's lines) goes into a failure's message: this test failed once in CI (a 4.8 s
       // restart, no catch-up in 60 s) and passed on every rerun, so the next failure has to explain itself.
-      const kafkaLog = createTestLogger();
+      const kafkaLog = createTestLogger({ debug: true });
       const bus = createTestKafkaBus(brokers, { logger: kafkaLog, clientRetry: { initialRetryTime: 100, maxRetryTime: 1000, retries: 2 } });
       let stored = 0;
       try {
@@ -305,7 +305,7 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
         const until = Date.now() + 60_000;
         while (!(await caughtUp(brokers, `${config.topicPrefix}.decode`, topics.rawBlocks)).done) {
           if (Date.now() > until) {
-            throw new Error(`the stage did not catch up within 60 s after the restart (${stored} blocks stored); the bus's last log lines:\n${kafkaLog.lines.slice(-60).join('\n')}`);
+            throw new Error(`the stage did not catch up within 60 s after the restart (${stored} blocks stored); the bus's last log lines:\n${kafkaLog.lines.slice(-120).join('\n')}`);
           }
           await new Promise((r) => setTimeout(r, 250));
         }
