@@ -54,8 +54,12 @@ export interface GatewayAppConfig {
   cacheEntries?: number;
   /** TTL of cached address book entries, ms; 0 disables that cache. */
   addressBookTtlMs?: number;
-  /** Transaction records kept in memory (≈ 2–5 KB each); 0 disables the record cache. */
+  /** Transaction records kept in memory, at most; 0 disables the record cache. */
   txRecordCacheEntries?: number;
+  /** What the cached records may weigh together, bytes of JSON (repo/records.ts recordWeight); default unbounded. */
+  txRecordCacheBytes?: number;
+  /** What the cached message bodies and init states may weigh together, bytes of JSON; default unbounded. */
+  contentCacheBytes?: number;
   /** How long a record without trace_id is reused, ms (the trace stage adds trace_id later). */
   txRecordTtlMs?: number;
   /** Whole responses kept while the store is unchanged (response-cache.ts); 0 disables. Default 10,000. */
@@ -277,6 +281,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       addressBookTtlMs: config.addressBookTtlMs ?? 60_000,
       txRecords: config.txRecordCacheEntries ?? 20_000,
       txRecordTtlMs: config.txRecordTtlMs ?? 60_000,
+      ...(config.txRecordCacheBytes === undefined ? {} : { txRecordBytes: config.txRecordCacheBytes }),
+      ...(config.contentCacheBytes === undefined ? {} : { contentBytes: config.contentCacheBytes }),
     }),
   };
   const db: Db = { ...core, batches: createBatches(core, { inFlight: config.readsInFlight ?? 1 }) };

@@ -13,8 +13,14 @@ export class Lru<K, V> {
     /** 0 = no expiry. */
     private readonly ttlMs = 0,
     private readonly now: () => number = Date.now,
-    /** Weight of a value (e.g. its size) for {@link Lru.shrinkTo}; none by default. */
+    /** Weight of a value (e.g. its size) for {@link Lru.shrinkTo} and `maxWeight`; none by default. */
     private readonly weigh: (value: V) => number = () => 0,
+    /**
+     * Most total weight held: the least recently used go first, and a value heavier than this alone is not kept.
+     * Counting entries alone does not bound memory when values differ in size by orders of magnitude (a record of a
+     * transaction with 255 out-messages against one with none).
+     */
+    private readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {}
 
   get(key: K): V | undefined {
@@ -35,9 +41,11 @@ export class Lru<K, V> {
     if (this.max <= 0) return;
     const old = this.map.get(key);
     if (old) this.remove(key, old);
+    const w = this.weigh(value);
+    if (w > this.maxWeight) return;
     this.map.set(key, { value, expires: ttlMs > 0 ? this.now() + ttlMs : 0 });
-    this.weight += this.weigh(value);
-    while (this.map.size > this.max) this.evictOldest();
+    this.weight += w;
+    while (this.map.size > this.max || this.weight > this.maxWeight) this.evictOldest();
   }
 
   /** Evicts the least recently used entries until the values' total weight is at most `weight`. */

@@ -47,11 +47,24 @@ const fields = {
     description: 'Entries of each immutable-data cache of the gateway (message bodies, account states, tx hash keys); 0 disables them',
     type: integer(0, 10_000_000),
   },
+  apiCacheMb: {
+    env: 'TONFLOW_API_CACHE_MB',
+    default: '16',
+    description: 'Memory for cached message bodies and init states, MiB, as their JSON text (least recently used go first)',
+    type: integer(1, 1_000_000),
+  },
   txCacheEntries: {
     env: 'TONFLOW_API_TX_CACHE_ENTRIES',
     default: '20000',
-    description: 'Transaction records the gateway keeps in memory (about 2-5 KB each); 0 disables the record cache',
+    description: 'Transaction records the gateway keeps in memory, at most (TONFLOW_API_TX_CACHE_MB bounds their size); 0 disables the record cache',
     type: integer(0, 10_000_000),
+  },
+  txCacheMb: {
+    env: 'TONFLOW_API_TX_CACHE_MB',
+    default: '48',
+    description:
+      'Memory for cached transaction records, MiB, as their JSON text (the heap holds about twice that; least recently used go first): records run from 2 KB to hundreds of KB, so a count alone does not bound it',
+    type: integer(1, 1_000_000),
   },
   txCacheTtlMs: {
     env: 'TONFLOW_API_TX_CACHE_TTL_MS',

@@ -44,6 +44,8 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
       responseCacheCheckMs: config.responseCacheCheckMs,
       responseCacheBytes: config.responseCacheMb * 1024 * 1024,
       txRecordCacheEntries: config.txCacheEntries,
+      txRecordCacheBytes: config.txCacheMb * 1024 * 1024,
+      contentCacheBytes: config.apiCacheMb * 1024 * 1024,
       txRecordTtlMs: config.txCacheTtlMs,
       readsInFlight: config.apiReadsInFlight,
     },

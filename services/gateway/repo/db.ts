@@ -1,7 +1,7 @@
 import type { QueryParams, Store } from '../../../shared/store/store.js';
 import { Lru } from '../cache.js';
 import type { Batches } from './batches.js';
-import { type ContentRecord, type Contents, type Row, type States, type TransactionRecord, contentFromRow } from './records.js';
+import { type ContentRecord, type Contents, type Row, type States, type TransactionRecord, contentFromRow, contentWeight, recordWeight } from './records.js';
 
 /**
  * What every repository function receives: the store, the per-request deadline (X-Timeout) and the gateway's
@@ -34,8 +34,12 @@ export interface Req {
 export interface CacheOptions {
   /** Entries of each content-addressed cache (bodies, states, tx keys); 0 disables them. */
   entries: number;
-  /** Transaction records kept (≈ 2–5 KB each); 0 disables the record cache. */
+  /** Transaction records kept; 0 disables the record cache. */
   txRecords: number;
+  /** What the records kept may weigh together ({@link recordWeight}, about their JSON's bytes). Default unbounded. */
+  txRecordBytes?: number;
+  /** What the message bodies and init states kept may weigh together (their base64 and decoded text). Default unbounded. */
+  contentBytes?: number;
   /** How long a record without trace_id may be reused (the trace stage adds it later), ms. */
   txRecordTtlMs: number;
   /** TTL of address book entries (code hash per account), ms; 0 disables that cache. */
@@ -65,11 +69,11 @@ export interface Caches {
 
 export function createCaches(opts: CacheOptions): Caches {
   return {
-    contents: new Lru(opts.entries),
+    contents: new Lru<string, ContentRecord>(opts.entries, 0, Date.now, contentWeight, opts.contentBytes),
     states: new Lru(opts.entries),
     missingStates: new Lru(opts.entries, 60_000),
     txKeys: new Lru(opts.entries),
-    txRecords: new Lru(opts.txRecords),
+    txRecords: new Lru(opts.txRecords, 0, Date.now, recordWeight, opts.txRecordBytes),
     txRecordTtlMs: opts.txRecordTtlMs,
     codeHashes: new Lru(opts.addressBookTtlMs > 0 ? opts.entries : 0, opts.addressBookTtlMs),
   };

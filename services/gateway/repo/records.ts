@@ -218,6 +218,32 @@ export function descriptionFromRow(r: Row): Description {
   return d;
 }
 
+/**
+ * About how many bytes a body or init state takes as JSON: what the content cache counts against its budget. Its
+ * base64 is most of it; a decoded body (a comment, a jetton transfer) adds its fields.
+ */
+export function contentWeight(c: ContentRecord | null): number {
+  if (c === null) return 0;
+  return 80 + c.body.length + (c.decoded === null ? 0 : 200);
+}
+
+/**
+ * About how many bytes a transaction record takes as JSON (its heap objects about twice that): what the record cache
+ * counts against its budget. Estimated from its parts instead of serialized, which would cost a record's
+ * JSON.stringify on every cache fill: the transaction's own fields and description are about 1.5 KB, each message
+ * about 0.55 KB besides its body and init state (services/gateway/repo/record-weight.test.ts checks it against the
+ * JSON of the fixture blocks' records).
+ */
+export function recordWeight(r: TransactionRecord): number {
+  let n = 1500;
+  const add = (m: MessageRecord): void => {
+    n += 550 + contentWeight(m.message_content) + contentWeight(m.init_state);
+  };
+  if (r.in_msg) add(r.in_msg);
+  for (const m of r.out_msgs) add(m);
+  return n;
+}
+
 export interface TransactionRecord {
   account: string;
   hash: string;
