@@ -8,11 +8,13 @@ import { loadCommonMsgInfo } from '../shared/ton/tlb/CommonMsgInfo.js';
 
 /**
  * Builds a large corpus of distinct real-format transactions from the real fixture blocks, for the ingest and API
- * benchmarks: copy k of a shard block gets its BlockInfo seqno moved by k·SEQNO_STEP, and every transaction's `lt`
- * and `prev_trans_lt` and every internal and external-out message's `created_lt` moved by k·LT_STEP. Those fields
- * are rewritten in place in the BOC bytes, so each copy is a block BOC of exactly the real layout whose
- * transactions and messages have new hashes (a message shared by two blocks moves the same way in both, so sender
- * and receiver still agree), and whose bodies and account states are the real ones. A message cell also sits in the
+ * benchmarks: copy k of a shard block gets its BlockInfo seqno moved by k·SEQNO_STEP, every transaction's `lt`
+ * and `prev_trans_lt` and every internal and external-out message's `created_lt` moved by k·LT_STEP, and every
+ * external-in message's body bits 32-95 moved by k (it has no lt; on a real chain external messages rarely repeat,
+ * and wallets look them up by hash). Those fields are rewritten in place in the BOC bytes, so each copy is a block BOC
+ * of exactly the real layout whose transactions and messages have new hashes (a message shared by two blocks moves
+ * the same way in both, so sender and receiver still agree), and whose account states and internal and
+ * external-out bodies are the real ones. A message cell also sits in the
  * state update (the out-message queues), so the Merkle update's stored old and new hashes are recomputed; then the
  * CRC32C. What is not real: the copies' dictionary keys (message hashes in the descriptors and queues) and value
  * flows are those of the original block.
@@ -55,8 +57,18 @@ export function writeCorpus(opts: CorpusOptions): { files: number; transactions:
         if (tx.prevTransLt !== 0n) addBits(out, base + 4 + 256 + 64 + 256, 64, BigInt(k) * LT_STEP);
         for (const m of tx.inMsg ? [tx.inMsg, ...tx.outMsgs] : tx.outMsgs) {
           // One cell per message in a bag, however many transactions and descriptors refer to it: move it once.
-          if (m.info.type === 'external-in' || moved.has(m.cell)) continue;
+          if (moved.has(m.cell)) continue;
           moved.add(m.cell);
+          if (m.info.type === 'external-in') {
+            // `ext_in_msg_info$10 src dest import_fee` has no lt: the copy's own message comes from its body instead,
+            // the 64 bits after the first 32 (a wallet's signature; the opcode, the first 32, stays). A body shorter
+            // than that stays shared by the copies, as a body cell that two messages share is moved once.
+            const b = m.bodySlice;
+            if (b.end - b.pos < 32 + 64 || moved.has(-1 - b.cell)) continue;
+            moved.add(-1 - b.cell);
+            addBits(out, boc.dataOff[b.cell]! * 8 + b.pos + 32, 64, BigInt(k));
+            continue;
+          }
           addBits(out, boc.dataOff[m.cell]! * 8 + createdLtBit(boc, m.cell), 64, BigInt(k) * LT_STEP);
         }
       }

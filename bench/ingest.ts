@@ -405,6 +405,8 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
     shard_state: 'none: the corpus has no masterchain blocks',
     account_transactions: 'distinct per copy (filled from transactions by a materialized view, 0011)',
     account_recent_transactions: 'one state per account and part (filled from transactions by a materialized view, 0012)',
+    message_contents: "external-in messages' bodies distinct per copy, the others shared by the copies (the originals' rows)",
+    message_hash_norms: 'distinct per copy (external-in messages)',
     message_sides: 'distinct per copy (filled from messages by materialized views, 0010; 4-16 KiB compressed blocks since 0013; external-in messages only since 0016)',
     transaction_documents: 'distinct per copy (key → value, RocksDB files)',
     transaction_hash_points: 'distinct per copy (key → value, RocksDB files)',
@@ -423,7 +425,7 @@ Command: \`${opts.command}\`
 Machine: ${machineLine()}
 ${speedLine(r.speed.before, r.speed.after)}
 Date: ${new Date().toISOString()}
-Corpus: ${r.corpus.transactions} distinct real-format transactions in ${r.corpus.files} block BOCs (${mib(r.corpus.bytes)} MiB), written by \`bench/corpus.ts\` from the fixture shard blocks (each copy with its seqno, every transaction lt and every internal and external-out message created_lt rewritten, so new transaction and message hashes and (account, lt) keys; bodies and account states are the originals').
+Corpus: ${r.corpus.transactions} distinct real-format transactions in ${r.corpus.files} block BOCs (${mib(r.corpus.bytes)} MiB), written by \`bench/corpus.ts\` from the fixture shard blocks (each copy with its seqno, every transaction lt and every internal and external-out message created_lt rewritten, and 64 bits of every external-in message's body after its opcode, so new transaction and message hashes and (account, lt) keys; account states and the other bodies are the originals').
 Pipeline: the parts \`tonflow start\` wires (files source, follower, bus, \`runDecodeStage\`, \`createStoreWriter\`), ClickHouse in-process (chdb); Kafka: ${k ? `a broker at ${opts.kafkaBrokers!.join(',')} (${opts.kafkaOrigin}), follower and decode stage in this process` : 'not run'}.
 Clock: from the follower's first publish to the store's acknowledgement of the write holding the last transaction. Not in it: indexing the corpus directory (the files source reads and hashes every block before the first publish; a liteserver hands the hashes over), and the final OPTIMIZE.
 Rounds: ${e.rounds_tx_per_s ? `${e.rounds_tx_per_s.length} replays of the corpus per pipeline${k ? ', embedded and Kafka alternating' : ''}, each into a fresh database${k ? ' and fresh topics' : ''}; each row is the median round (its tx/s, CPU, memory and bytes), and lists every round's tx/s in run order. The host's speed moves within minutes, so the spread of the rounds is part of the result` : 'one replay of the corpus per pipeline'}.

@@ -498,7 +498,7 @@ export const tonflowConfigSchema = defineConfig(
       env: 'TONFLOW_STORE_POINT_READS',
       default: 'true',
       description:
-        'Also write each transaction as a document (with its messages, bodies and states) to key → value tables (0009_transaction_documents.sql) and read transaction records and hash lookups from them: what lets the transaction endpoints serve 500 req/s uncached at p99 ≤ 25 ms, where the MergeTree tables alone served 225-372 req/s; for about 1.6x the ingest CPU per transaction and 2.7x the disk (bench/RESULTS.md, api and ingest); false: MergeTree tables only; set it for the indexer and the gateway alike',
+        'Also write each transaction as a document (with its messages, bodies and states) to key → value tables (0009_transaction_documents.sql) and read transaction records and hash lookups from them: what lets the transaction endpoints serve 500 req/s uncached at p99 ≤ 25 ms, where the MergeTree tables alone served 210-372 req/s; for about 1.6x the ingest CPU per transaction and 2.7x the disk (bench/RESULTS.md, api and ingest); false: MergeTree tables only; set it for the indexer and the gateway alike',
       type: boolean(),
     },
     clickhouseUser: {
