@@ -50,6 +50,7 @@ export function writeCorpus(opts: CorpusOptions): { files: number; transactions:
       // block_info#9bc7a987 version:uint32 flags(8 bits) flags:(## 8) seq_no:# …: seq_no starts at bit 80.
       addBits(out, boc.dataOff[infoCell]! * 8 + 80, 32, BigInt(k * SEQNO_STEP));
       const moved = new Set<number>();
+      const movedBodies = new Set<number>();
       for (const tx of parsed.transactions) {
         const base = boc.dataOff[tx.cell]! * 8;
         // transaction$0111 account_addr:bits256 lt:uint64 prev_trans_hash:bits256 prev_trans_lt:uint64 …
@@ -64,8 +65,8 @@ export function writeCorpus(opts: CorpusOptions): { files: number; transactions:
             // the 64 bits after the first 32 (a wallet's signature; the opcode, the first 32, stays). A body shorter
             // than that stays shared by the copies, as a body cell that two messages share is moved once.
             const b = m.bodySlice;
-            if (b.end - b.pos < 32 + 64 || moved.has(-1 - b.cell)) continue;
-            moved.add(-1 - b.cell);
+            if (b.end - b.pos < 32 + 64 || movedBodies.has(b.cell)) continue;
+            movedBodies.add(b.cell);
             addBits(out, boc.dataOff[b.cell]! * 8 + b.pos + 32, 64, BigInt(k));
             continue;
           }

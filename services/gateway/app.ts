@@ -281,8 +281,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       addressBookTtlMs: config.addressBookTtlMs ?? 60_000,
       txRecords: config.txRecordCacheEntries ?? 20_000,
       txRecordTtlMs: config.txRecordTtlMs ?? 60_000,
-      ...(config.txRecordCacheBytes === undefined ? {} : { txRecordBytes: config.txRecordCacheBytes }),
-      ...(config.contentCacheBytes === undefined ? {} : { contentBytes: config.contentCacheBytes }),
+      txRecordBytes: config.txRecordCacheBytes,
+      contentBytes: config.contentCacheBytes,
     }),
   };
   const db: Db = { ...core, batches: createBatches(core, { inFlight: config.readsInFlight ?? 1 }) };

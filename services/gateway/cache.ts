@@ -13,7 +13,7 @@ export class Lru<K, V> {
     /** 0 = no expiry. */
     private readonly ttlMs = 0,
     private readonly now: () => number = Date.now,
-    /** Weight of a value (e.g. its size) for {@link Lru.shrinkTo} and `maxWeight`; none by default. */
+    /** Weight of a value (e.g. its size), counted against `maxWeight`; none by default. */
     private readonly weigh: (value: V) => number = () => 0,
     /**
      * Most total weight held: the least recently used go first, and a value heavier than this alone is not kept.
@@ -46,11 +46,6 @@ export class Lru<K, V> {
     this.map.set(key, { value, expires: ttlMs > 0 ? this.now() + ttlMs : 0 });
     this.weight += w;
     while (this.map.size > this.max || this.weight > this.maxWeight) this.evictOldest();
-  }
-
-  /** Evicts the least recently used entries until the values' total weight is at most `weight`. */
-  shrinkTo(weight: number): void {
-    while (this.weight > weight && this.map.size > 0) this.evictOldest();
   }
 
   /** Total weight of the values held. */

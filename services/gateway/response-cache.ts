@@ -55,8 +55,8 @@ const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   // Keys weigh too: a URL may be up to 1 MiB (app.ts), and unknown query keys make any number of distinct ones.
-  const lru = new Lru<string, CachedResponse & { keyBytes: number }>(opts.entries, 0, Date.now, (v) => v.body.length + v.keyBytes);
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const lru = new Lru<string, CachedResponse & { keyBytes: number }>(opts.entries, 0, Date.now, (v) => v.body.length + v.keyBytes, maxBytes);
   const maxBody = Math.min(opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxBytes);
   let storeVersion: string | null = null;
   /** Bumped on every change of the store version (and when it becomes unknown): what requests remember. */
@@ -98,7 +98,6 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     set(key, value, version) {
       if (opts.entries <= 0 || storeVersion === null || version !== generation || value.body.length > maxBody) return;
       lru.set(key, { ...value, keyBytes: 2 * key.length });
-      lru.shrinkTo(maxBytes);
     },
     async start() {
       if (opts.entries <= 0) return;

@@ -37,9 +37,9 @@ export interface CacheOptions {
   /** Transaction records kept; 0 disables the record cache. */
   txRecords: number;
   /** What the records kept may weigh together ({@link recordWeight}, about their JSON's bytes). Default unbounded. */
-  txRecordBytes?: number;
+  txRecordBytes?: number | undefined;
   /** What the message bodies and init states kept may weigh together (their base64 and decoded text). Default unbounded. */
-  contentBytes?: number;
+  contentBytes?: number | undefined;
   /** How long a record without trace_id may be reused (the trace stage adds it later), ms. */
   txRecordTtlMs: number;
   /** TTL of address book entries (code hash per account), ms; 0 disables that cache. */
