@@ -446,9 +446,9 @@ export async function runApiBench(opts: ApiBenchOptions): Promise<ApiBenchResult
     // the writer's chdb session, then on one whose reads have a session of their own. Last, because its inserts
     // leave parts to merge.
     const duringWrites: DuringWritesResult[] = [];
-    // Decoded only now: held from the build on, they would be 100-180 MiB of live objects in the heap of the gateway
-    // under test during every run before, which a gateway does not carry, and every full collection would mark them
-    // in its pause (one 88 ms full collection in a transactionsByMessage run at 07:20).
+    // Decoded only now: held from the build on, they would be a large heap of live objects in the gateway under
+    // test during every run before, which a gateway does not carry, and every full collection would mark them in its
+    // pause.
     const heapBefore = process.memoryUsage().heapUsed;
     const writerRows = batchOf(corpusDir, WRITER_BATCH_TX);
     rmSync(corpusDir, { recursive: true, force: true });

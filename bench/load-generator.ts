@@ -10,8 +10,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
  * that falls behind shows up in the latencies instead of silently lowering the rate (coordinated omission, as
  * wrk2 measures it). Requests go out evenly spaced over keep-alive connections, opened as concurrency needs, up to
  * `connections`. Why not autocannon's `overallRate`: it paces each of its connections separately and the requests
- * leave in bursts; against a handler that only returns a constant string it measured p99 78-124 ms at 500 req/s
- * over 64 connections on this machine, where evenly spaced requests measure 3-4 ms (bench/RESULTS.md, api).
+ * leave in bursts, and against a handler that only returns a constant string its p99 was tens of times that of
+ * evenly spaced requests (bench/RESULTS.md, api).
  */
 
 export interface LoadSpec {

@@ -60,8 +60,8 @@ export interface KafkaConsumerTuning {
    * Bytes fetched per partition per request; default 64 MiB, the most one fetch returns (`maxBytes`). A single larger
    * message still arrives whole (the broker returns at least one record batch, KIP-74), this only bounds how much is
    * fetched behind it. It also bounds what is handled before the adapter waits for it to be durable (the next fetch
-   * waits for the last write of this one): bigger batches wait less often (16 → 64 MiB: 4,735 → 5,540 and
-   * 6,231 → 6,777 tx/s in two interleaved pairs of `bench ingest` on Kafka, bench/RESULTS.md).
+   * waits for the last write of this one): bigger batches wait less often, which raised Kafka ingest throughput
+   * (bench/RESULTS.md, ingest).
    */
   maxBytesPerPartition?: number;
   /** Bytes per fetch response over all partitions; default 64 MiB. */

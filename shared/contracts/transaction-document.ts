@@ -10,7 +10,7 @@ import { NonRetryableError } from '../runtime/errors.js';
  *   contents:    one array per `message_contents` row of those messages' bodies and init states, {@link DOCUMENT_CONTENT_FIELDS};
  *   states:      one array per `account_states` row of the states before and after that the block holds, {@link DOCUMENT_STATE_FIELDS};
  *   description: the row's `description`, the JSON object itself (not a string holding it).
- * Why positions: the field names were 28% of a version-1 document (3,112 → 2,243 characters on the bench corpus), and
+ * Why positions: the field names were over a quarter of a version-1 document (bench/RESULTS.md, ingest), and
  * every character is paid by the decode stage (stringify, TabSeparated escaping), ClickHouse (parse, RocksDB write and
  * compaction) and the gateway (parse): bench/RESULTS.md, ingest.
  *

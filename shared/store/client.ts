@@ -66,14 +66,14 @@ function statementSettings(timeoutMs: number): ClickHouseSettings {
     async_insert: 0,
     // No Replacing merge of each inserted block on its own: every read that needs one row per key already asks for it
     // (FINAL, LIMIT 1 BY), since rows of one key land in different inserts anyway, and background merges collapse
-    // them. Saves 10-20% of the insert CPU of `messages` and `transactions` (bench/RESULTS.md, ingest).
+    // them. It is a large share of the insert CPU of `messages` and `transactions` (bench/RESULTS.md, ingest).
     optimize_on_insert: 0,
     // A misspelt or unknown row field fails the insert instead of silently dropping data (chdb defaults to skip).
     input_format_skip_unknown_fields: 0,
     // The engine's own deadline: the only one that really stops work in chdb (its aborts leave the query running).
     max_execution_time: timeoutMs / 1000,
     // Results here are small (a page, a batch of keys): handing them to a formatting thread costs more than it saves.
-    // A 4-account read of account_recent_transactions, embedded: 1.60 → 1.37 ms CPU (bench/RESULTS.md, api).
+    // (bench/RESULTS.md, api).
     output_format_parallel_formatting: 0,
   };
 }
@@ -193,7 +193,7 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
   /**
    * The cheapest body ClickHouse can parse for these rows: TabSeparated when every row has the same keys (as a row
    * mapper makes them) and every column's type has a text encoder here; else JSONCompactEachRow for same-shaped rows;
-   * else JSONEachRow, where a missing key means the column's default. TabSeparated parses about 3× faster than
+   * else JSONEachRow, where a missing key means the column's default. TabSeparated parses much faster than
    * JSONEachRow for the wide transactions table (bench/RESULTS.md, ingest); the JSON forms are the fallbacks that
    * keep every input ClickHouse accepts accepted, and every error its own.
    */
@@ -434,8 +434,7 @@ interface Lane {
   /**
    * A second chdb session of the lane for reads, opened on the first, with what it holds: reads call chdb directly
    * instead of through @clickhouse/client's connection, whose result streams, query ids and parameter formatting
-   * cost a point read as much again on the event loop (a 4-account read of account_recent_transactions: 1.52 →
-   * 1.21 ms, event loop 0.34 → 0.17 ms; bench/RESULTS.md, api). It takes its turn in the lane's queue like any
+   * cost a point read as much again on the event loop (bench/RESULTS.md, api). It takes its turn in the lane's queue like any
    * statement of the lane.
    */
   reader: { session: ChdbSession; state: SessionState } | null;
@@ -576,8 +575,8 @@ function acquireEmbedded(dataDir: string, database: string, readConnections: num
     async insertText(table, columns, types, body, settings): Promise<void> {
       // Called inside a `write` statement: the writer lane is this insert's own until it returns.
       if (e.stageInserts) {
-        // chdb spends ~3-4 ms per MB of inline INSERT data outside the query itself (about as long as ClickHouse then
-        // takes to parse and write it); handing it the same bytes as a file on tmpfs skips that (bench/RESULTS.md,
+        // chdb spends time on inline INSERT data outside the query itself, about as long as ClickHouse then takes to
+        // parse and write it; handing it the same bytes as a file on tmpfs skips that (bench/RESULTS.md,
         // ingest). The file lives for the statement only.
         const file = path.join(STAGING_ROOT, `tonflow-insert-${process.pid}-${++e.staged}-${randomBytes(6).toString('hex')}.tsv`);
         // Exclusive create, owner-only: a shared temporary directory must not let anyone else's file stand in.

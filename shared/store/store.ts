@@ -34,8 +34,7 @@ export interface Store {
    * Runs a SELECT of `columns` text columns whose values hold no tab and no line break (keys, JSON from
    * JSON.stringify) and returns each row's fields as they are stored: TabSeparatedRaw, so nothing is escaped by the
    * engine or unescaped here. A JSON document read through {@link Store.query} is escaped into a JSON string and
-   * parsed twice; this way the engine writes it as is (150 documents: 4.0 → 3.1 ms in the engine, 7.0 → 3.9 ms with
-   * parsing; bench/RESULTS.md). A row with another number of fields (a value that broke the rule) is an error.
+   * parsed twice; this way the engine writes it as is and the gateway parses it once (bench/RESULTS.md, api). A row with another number of fields (a value that broke the rule) is an error.
    */
   queryFields(query: string, columns: number, params?: QueryParams, opts?: { timeoutMs?: number }): Promise<string[][]>;
   /** The database this store works in. */

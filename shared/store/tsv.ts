@@ -181,7 +181,7 @@ const TSV_CONTROL = /[\t\n\r\0]/;
 function encodeTsvString(v: unknown): string {
   if (typeof v !== 'string') throw new EncodeMismatch();
   // One native replaceAll per character rather than a replace callback per match: JSON texts (transaction documents,
-  // descriptions) carry dozens of backslashes and no control character, 5.0 → 3.1 µs per 3 KB document.
+  // descriptions) carry dozens of backslashes and no control character (bench/RESULTS.md, ingest).
   // Backslashes first: the control characters' escapes add backslashes that must stay single.
   let out = v.includes('\\') ? v.replaceAll('\\', '\\\\') : v;
   if (TSV_CONTROL.test(out)) out = out.replaceAll('\t', '\\t').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\0', '\\0');

@@ -4,7 +4,7 @@
  *
  * Slicing-by-16 over one flat table: a block's whole BOC is checked as it is parsed, and every message body on the
  * wire is a BOC with this checksum. Sixteen bytes per step, read as four little-endian words through a DataView on
- * long inputs, measured 2.4× the throughput of slicing-by-8 with eight separate tables on the fixture blocks.
+ * long inputs, which outran slicing-by-8 with eight separate tables on the fixture blocks (bench/RESULTS.md).
  */
 const STRIDE = 16;
 

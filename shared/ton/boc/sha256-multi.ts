@@ -3,9 +3,8 @@
  * message per 32-bit lane of an i32x4 vector.
  *
  * Why: a block's root hash covers its state update, so it means hashing tens of thousands of cells of one or two
- * 64-byte blocks each. The scalar JS in sha256.ts costs about 0.3 µs per 64-byte block, and node:crypto about as
- * much per call in overhead alone; four lanes cost about 0.09 µs per block per message (Node 20, AMD EPYC), 3.2×
- * less. Cells of equal height in a bag are independent, which is what makes them batchable (`Boc.hashAll`).
+ * 64-byte blocks each. The scalar JS in sha256.ts and node:crypto's per-call overhead dominate at that size; four
+ * lanes cost a fraction of either per block (bench/RESULTS.md, decode). Cells of equal height in a bag are independent, which is what makes them batchable (`Boc.hashAll`).
  *
  * The module is not a checked-in binary: {@link sha256MultiWasm} assembles it from the code below, so the bytes
  * are reproducible from source by construction and nothing is needed at build time. Where WebAssembly SIMD is

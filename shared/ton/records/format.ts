@@ -21,7 +21,7 @@ const HEX_CODES = Uint8Array.from(HEX.join(''), (c) => c.charCodeAt(0));
 const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (this: Uint8Array, start: number, end: number) => string }).latin1Slice;
 /**
  * Digits are written here and read out as one flat string (every raw address is 64 of them): concatenating 32
- * two-digit strings builds a rope that is flattened later, and cost 1.8× as much. Scratch, overwritten by each call.
+ * two-digit strings builds a rope that is flattened later, and costs more. Scratch, overwritten by each call.
  */
 const hexScratch = new Uint8Array(128);
 
