@@ -6,7 +6,8 @@ import { createMetrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
 import { createShutdown, installProcessHandlers } from '../../shared/runtime/shutdown.js';
 import { migrate } from '../../shared/store/migrate.js';
-import { awaitSchema, openBus, openSource, openStore, sourceName, topicNames, topicSpecs } from '../common/wiring.js';
+import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
+import { awaitSchema, openBus, openSource, openStore, sourceName } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
 import { runDecodeStage } from '../indexer/decode.js';
@@ -85,12 +86,8 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
           await deadLetter(producer, topics.rawBlocksDlq, msg, error);
         },
         ...(config.mode === 'embedded' ? { checkpoints } : {}),
-        onBatch: (b) => {
-          blocks.inc(b.blocks);
-          txs.inc(b.transactions);
-          dlq.inc(b.deadLettered);
-          log.debug(b, 'batch stored');
-        },
+        counters: { messages: blocks, items: txs, deadLettered: dlq },
+        onBatch: (b) => log.debug(b, 'batch stored'),
       }),
     );
     // Stop intake first (closed after the follower, before the bus): the running batch finishes and commits.
@@ -106,6 +103,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         source,
         producer,
         topic: topics.rawBlocks,
+        mcTopic: topics.mcBlocks,
         checkpoints,
         saveAfterPublish: config.mode === 'distributed',
         signal: shutdown.signal,
