@@ -13,6 +13,7 @@ import { follow } from '../follower/follow.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { blockToRows } from '../indexer/to-rows.js';
 import { createStoreWriter, tableSchema } from '../indexer/sink.js';
+import { type ProgressSample, apiUrlOf, consoleLogLevel, createProgressConsole, resolveLogFormat } from './console.js';
 import { gatewayConfigSchema, isGatewayConfig, startGateway } from '../gateway/main.js';
 
 export type Role = 'start' | 'follower' | 'indexer';
@@ -28,7 +29,19 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     role === 'start'
       ? loadConfig(gatewayConfigSchema, { env, flags: parseFlags(argv, configFlags(gatewayConfigSchema)).flags })
       : loadConfig(tonflowConfigSchema, { env, flags: parseFlags(argv, configFlags(tonflowConfigSchema)).flags });
-  const logger = createLogger({ service: role === 'start' ? 'tonflow' : role, level: config.logLevel });
+  const format = resolveLogFormat(config.logFormat, process.stdout.isTTY);
+  // `start` on a console: a progress line, and log lines (warnings and worse) as text above it. Other commands on a
+  // console: log lines as text.
+  const progress = role === 'start' && format === 'console' ? createProgressConsole({ out: process.stdout, sample: () => sample() }) : undefined;
+  const logger = createLogger({
+    service: role === 'start' ? 'tonflow' : role,
+    level: progress ? consoleLogLevel(config.logLevel) : config.logLevel,
+    pretty: format === 'console',
+    ...(progress ? { destination: progress.logStream } : {}),
+  });
+  // What the progress line shows: totals the stages report.
+  const totals = { blocks: 0, transactions: 0, storedMcSeqno: null as number | null, headMcSeqno: null as number | null };
+  const sample = (): ProgressSample => ({ at: performance.now(), ...totals });
   const metrics = createMetrics({ service: role === 'start' ? 'tonflow' : role });
   const shutdown = createShutdown({ logger, graceMs: config.shutdownGraceMs });
   installProcessHandlers({ shutdown, logger });
@@ -60,6 +73,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   if (isGatewayConfig(config)) {
     const gateway = await startGateway({ config, store, logger, metrics });
     shutdown.add('gateway', () => gateway.close());
+    if (progress) progress.apiUrl = apiUrlOf(config.host, gateway.port);
   }
 
   const loops: Array<Promise<void>> = [];
@@ -87,7 +101,12 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         },
         ...(config.mode === 'embedded' ? { checkpoints } : {}),
         counters: { messages: blocks, items: txs, deadLettered: dlq },
-        onBatch: (b) => log.debug(b, 'batch stored'),
+        onBatch: (b) => {
+          totals.blocks += b.blocks;
+          totals.transactions += b.transactions;
+          if (b.mcSeqno !== null && (totals.storedMcSeqno === null || b.mcSeqno > totals.storedMcSeqno)) totals.storedMcSeqno = b.mcSeqno;
+          log.debug(b, 'batch stored');
+        },
       }),
     );
     // Stop intake first (closed after the follower, before the bus): the running batch finishes and commits.
@@ -109,6 +128,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         signal: shutdown.signal,
         onGroup: (g) => {
           published.inc(g.blocks);
+          if (g.mcSeqno !== null && (totals.headMcSeqno === null || g.mcSeqno > totals.headMcSeqno)) totals.headMcSeqno = g.mcSeqno;
           log.debug(g, 'group published');
         },
       }).then(() => {
@@ -118,6 +138,11 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   }
   ready = true;
   logger.info({ opsPort: config.opsPort }, 'running');
+  if (progress) {
+    progress.start();
+    // Registered last, so closed first: the last line stays on the terminal above whatever the shutdown logs.
+    shutdown.add('console', async () => progress.stop());
+  }
   // A loop that fails ends the process through the shutdown (exit code by its error's retryable flag).
   for (const loop of loops) loop.catch((e: unknown) => void shutdown.run(e instanceof Error ? e : new Error(String(e))));
   return shutdown.done;
