@@ -50,7 +50,8 @@ export type TableRows = Map<string, TableRowsOf>;
 
 /** Where a stage saves the checkpoints its messages carry (the follower's checkpoint store in embedded mode). */
 export interface CheckpointSink {
-  save(checkpoint: string): Promise<void>;
+  /** `from`: the message that carried the checkpoint. */
+  save(checkpoint: string, from: IncomingMessage): Promise<void>;
 }
 
 /** Counters a stage advances per batch once its rows are durable (prom-client counters fit). */
@@ -152,7 +153,7 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
   let items = 0;
   let deadLettered = 0;
   let last: IncomingMessage | undefined;
-  let checkpoint: string | null = null;
+  let checkpoint: { value: string; from: IncomingMessage } | null = null;
   // The write in flight, if any; it rejects only with what `write` gave up on (a non-retryable error, a stop). At
   // first, the previous batch's durability: the first write of this batch waits for it.
   let inflight: Promise<void> | undefined = chain.last;
@@ -203,7 +204,7 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
       }
       const mapped = outcome.mapped;
       last = msg;
-      if (mapped.checkpoint !== null) checkpoint = mapped.checkpoint;
+      if (mapped.checkpoint !== null) checkpoint = { value: mapped.checkpoint, from: msg };
       items += mapped.count;
       for (const [table, chunk] of Object.entries(mapped.rows)) {
         const n = Array.isArray(chunk) ? chunk.length : chunk.rows;
@@ -232,7 +233,7 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
   const lastWrite = inflight;
   const durable = (async () => {
     if (lastWrite) await lastWrite;
-    if (checkpoint !== null && deps.checkpoints) await deps.checkpoints.save(checkpoint);
+    if (checkpoint !== null && deps.checkpoints) await deps.checkpoints.save(checkpoint.value, checkpoint.from);
     const stored = messages.length - deadLettered;
     deps.counters?.messages?.inc(stored);
     deps.counters?.items?.inc(items);

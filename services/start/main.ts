@@ -10,18 +10,20 @@ import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
 import { awaitSchema, openBus, openSource, openStore, sourceName } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
+import { rawBlockMcSeqno } from '../../shared/contracts/raw-block.js';
 import { runDecodeStage } from '../indexer/decode.js';
+import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
 import { blockToRows } from '../indexer/to-rows.js';
 import { createStoreWriter, tableSchema } from '../indexer/sink.js';
 import { type ProgressSample, apiUrlOf, consoleLogLevel, createProgressConsole, resolveLogFormat } from './console.js';
 import { gatewayConfigSchema, isGatewayConfig, startGateway } from '../gateway/main.js';
 
-export type Role = 'start' | 'follower' | 'indexer';
+export type Role = 'start' | 'follower' | 'indexer' | 'traces';
 
 /**
- * Composition root of the pipeline services: `tonflow start` (follower and decode stage in one process; the
- * embedded default), `tonflow follower` and `tonflow indexer` (one stage each, for Kafka mode). The only place
- * that reads configuration and creates clients; everything below receives its dependencies.
+ * Composition root of the pipeline services: `tonflow start` (follower, decode and trace stages in one process;
+ * the embedded default), `tonflow follower`, `tonflow indexer` and `tonflow traces` (one stage each, for Kafka
+ * mode). The only place that reads configuration and creates clients; everything below receives its dependencies.
  */
 export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // `start` also runs the gateway, so it reads the gateway's keys too.
@@ -50,8 +52,9 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     logger.warn({ role }, 'a single stage on the in-process bus only talks to itself; use --mode distributed with Kafka');
   }
 
-  const runFollower = role !== 'indexer';
-  const runIndexer = role !== 'follower';
+  const runFollower = role === 'start' || role === 'follower';
+  const runIndexer = role === 'start' || role === 'indexer';
+  const runTraces = role === 'start' || role === 'traces';
   let ready = false;
 
   // Closers run in reverse: registered first, closed last. Clients first, then the loops that use them.
@@ -77,6 +80,37 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   }
 
   const loops: Array<Promise<void>> = [];
+  // Embedded mode keeps no message across a restart, so the follower's checkpoint may only pass a masterchain block
+  // once every stage of the process is done with it: the decode stage saves it, after the trace stage stored that
+  // block's traces (which it does only after the decode stage stored the block: no wait in a circle).
+  let traceGate: ProgressGate | undefined;
+  if (runTraces) {
+    traceGate = createProgressGate(await loadProgress(store).catch(() => null));
+    shutdown.add('trace gate', async () => traceGate?.close());
+    const mcBlocks = metrics.counter({ name: 'traced_mc_blocks', unit: 'total', help: 'Masterchain blocks whose traces are assembled and stored' });
+    const txs = metrics.counter({ name: 'traced_transactions', unit: 'total', help: 'Transactions assigned to traces' });
+    const dlq = metrics.counter({ name: 'dead_lettered_mc_blocks', unit: 'total', help: 'Masterchain-block messages sent to the dead-letter topic' });
+    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.traces`, topics: [topics.mcBlocks] });
+    const log = logger.child({ module: 'traces' });
+    const gate = traceGate;
+    loops.push(
+      runTraceStage({
+        consumer,
+        store,
+        producer,
+        tracesTopic: topics.traces,
+        logger: log,
+        deadLetter: async (msg, error) => {
+          log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'masterchain block message dead-lettered');
+          await deadLetter(producer, topics.mcBlocksDlq, msg, error);
+        },
+        counters: { messages: mcBlocks, items: txs, deadLettered: dlq },
+        onProgress: (mc) => gate.reached(mc),
+        onBatch: (b) => log.debug(b, 'traces stored'),
+      }),
+    );
+    shutdown.add('trace stage', () => consumer.stop());
+  }
   if (runIndexer) {
     const blocks = metrics.counter({ name: 'decoded_blocks', unit: 'total', help: 'Blocks decoded and stored' });
     const txs = metrics.counter({ name: 'decoded_transactions', unit: 'total', help: 'Transactions decoded and stored' });
@@ -99,7 +133,17 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
           log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'block dead-lettered');
           await deadLetter(producer, topics.rawBlocksDlq, msg, error);
         },
-        ...(config.mode === 'embedded' ? { checkpoints } : {}),
+        ...(config.mode === 'embedded'
+          ? {
+              checkpoints: {
+                save: async (checkpoint, from) => {
+                  const mc = rawBlockMcSeqno(from);
+                  if (traceGate && mc !== null) await traceGate.wait(mc, shutdown.signal);
+                  await checkpoints.save(checkpoint);
+                },
+              },
+            }
+          : {}),
         counters: { messages: blocks, items: txs, deadLettered: dlq },
         onBatch: (b) => {
           totals.blocks += b.blocks;
