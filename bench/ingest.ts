@@ -8,7 +8,8 @@ import { createLogger } from '../shared/runtime/logger.js';
 import { migrate } from '../shared/store/migrate.js';
 import type { Store } from '../shared/store/store.js';
 import { decodeBlock } from '../shared/ton/decode-block.js';
-import { openBus, openSource, openStore, sourceName, topicNames, topicSpecs } from '../services/common/wiring.js';
+import { topicNames, topicSpecs } from '../shared/contracts/topics.js';
+import { openBus, openSource, openStore, sourceName } from '../services/common/wiring.js';
 import { createStoreCheckpoints } from '../services/follower/checkpoints.js';
 import { follow } from '../services/follower/follow.js';
 import { runDecodeStage } from '../services/indexer/decode.js';
@@ -296,6 +297,7 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
         source,
         producer: timed,
         topic: topics.rawBlocks,
+        mcTopic: topics.mcBlocks,
         checkpoints,
         saveAfterPublish: config.mode === 'distributed',
         signal: ac.signal,

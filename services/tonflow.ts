@@ -7,7 +7,7 @@
 // statements; with this, none (bench/RESULTS.md, api).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BaseError } from '../shared/runtime/errors.js';
 import { DecodeError } from '../shared/ton/errors.js';
 
@@ -18,14 +18,15 @@ const USAGE = `usage: tonflow <command> [options]
 
 commands:
   start [--source files:DIR|mainnet|testnet] [--data DIR] [--port N] [--mode embedded|distributed] ...
-                                follower and decode stage in one process (embedded default: in-process bus, chdb)
-  follower, indexer             one stage each, for --mode distributed (Kafka + ClickHouse server)
+                                follower, decode and trace stages in one process (embedded default: in-process bus, chdb)
+  follower, indexer, traces     one stage each, for --mode distributed (Kafka + ClickHouse server)
   gateway [--port N] [--api-keys-file FILE] ...
                                 the TON Center API v3 (and v2 block operations) over the store
   migrate                       apply pending ClickHouse migrations and exit
   devnet export --transactions N --out DIR [--devnet-tps N] [--block-ms MS] [--devnet-traffic PROFILE] [--seed S]
                                 run a fresh local devnet (real TVM) and write its block BOCs to DIR (for --source files:DIR)
   decode-block FILE.boc         decode a block BOC to {"block": <v3 Block>, "transactions": [<v3 Transaction>...]}
+  bench ...                     benchmarks, from a source checkout after \`npm run build:bench\` (or \`npm run bench -- ...\`):
   bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
   bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port]
@@ -52,7 +53,8 @@ async function main(argv: string[]): Promise<number> {
       return benchCommand(rest);
     case 'start':
     case 'follower':
-    case 'indexer': {
+    case 'indexer':
+    case 'traces': {
       const { main: run } = await import('./start/main.js');
       return run(command, rest, process.env);
     }
@@ -73,6 +75,20 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
+}
+
+/**
+ * `bench ...`: the benchmarks are tools of a source checkout, not part of the production build (`npm run build`) or
+ * the image; `npm run build:bench` compiles them to dist/bench/. They are loaded by path at run time, so that no
+ * module of services/ imports bench/ and tsc does not pull them into the production build.
+ */
+async function benchCommand(args: string[]): Promise<number> {
+  const entry = path.join(repoRoot, 'dist', 'bench', 'cli.js');
+  if (!existsSync(entry)) {
+    throw new UsageError('the benchmarks are not part of this build: in a source checkout, run `npm run build:bench` (or `npm run bench -- ...`)');
+  }
+  const bench = (await import(pathToFileURL(entry).href)) as { runBench(args: string[], repoRoot: string): Promise<number> };
+  return bench.runBench(args, repoRoot);
 }
 
 async function decodeBlockCommand(args: string[]): Promise<number> {
@@ -96,145 +112,6 @@ function flag(args: string[], name: string): string | undefined {
   const v = args[i + 1];
   if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
   return v;
-}
-
-const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
-  '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
-  '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]';
-
-async function benchCommand(args: string[]): Promise<number> {
-  const [which, ...opts] = args;
-  if (which === 'ingest') return benchIngest(opts);
-  if (which === 'api') return benchApi(opts);
-  if (which === 'devnet') return benchDevnet(opts);
-  if (which !== 'decode') throw new UsageError(BENCH_USAGE);
-  const json = opts.includes('--json');
-  const seconds = Number(flag(opts, '--seconds') ?? '5');
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--seconds must be a positive number');
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
-  const resultsFile = path.resolve(flag(opts, '--results') ?? path.join(repoRoot, 'bench', 'RESULTS.md'));
-  const { runDecodeBench } = await import('../bench/decode.js');
-  const result = runDecodeBench({
-    dir,
-    seconds,
-    resultsFile,
-    command: `npm run bench -- decode${opts.length ? ' ' + opts.join(' ') : ''}`,
-  });
-  if (!json) {
-    process.stdout.write(
-      `decode: ${result.tx_per_s} tx/s, ${result.cells_per_s} cells/s; @ton/core baseline ${result.baseline_tx_per_s} tx/s; ` +
-        `${result.ratio}x; peak RSS ${result.peak_rss_mb} MiB (${path.relative(process.cwd(), resultsFile)} updated)\n`,
-    );
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
-}
-
-/** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
-async function benchIngest(opts: string[]): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--rounds', '--kafka', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const json = opts.includes('--json');
-  const transactions = Number(flag(opts, '--transactions') ?? '200000');
-  if (!Number.isSafeInteger(transactions) || transactions <= 0) throw new UsageError('--transactions must be a positive integer');
-  const roundsFlag = flag(opts, '--rounds');
-  const rounds = roundsFlag === undefined ? undefined : Number(roundsFlag);
-  if (rounds !== undefined && (!Number.isSafeInteger(rounds) || rounds <= 0 || rounds > 20)) throw new UsageError('--rounds must be an integer from 1 to 20');
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
-  // Benchmarks read their environment here, like the decode bench's flags: they are tools, not services.
-  const kafkaFlag = flag(opts, '--kafka');
-  const kafkaEnv = process.env.KAFKA_BROKERS?.trim() || undefined;
-  const kafkaRaw = kafkaFlag ?? kafkaEnv;
-  const kafkaBrokers = kafkaRaw === undefined ? null : kafkaRaw.split(',').map((b) => b.trim()).filter((b) => b !== '');
-  if (kafkaBrokers !== null && (kafkaBrokers.length === 0 || kafkaBrokers.some((b) => !/^[^\s:]+:\d{1,5}$/.test(b)))) {
-    throw new UsageError(`--kafka / KAFKA_BROKERS must be host:port[,host:port...], got "${kafkaRaw}"`);
-  }
-  const { runIngestBench } = await import('../bench/ingest.js');
-  const result = await runIngestBench({
-    transactions,
-    ...(rounds !== undefined ? { rounds } : {}),
-    fixturesDir: dir,
-    kafkaBrokers,
-    kafkaOrigin: kafkaFlag !== undefined ? '--kafka' : 'KAFKA_BROKERS',
-    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
-    command: `npm run bench -- ingest${opts.length ? ' ' + opts.join(' ') : ''}`,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (!json) {
-    const k = 'skipped' in result.kafka ? `kafka: not run (${result.kafka.skipped})` : `kafka ${result.kafka.tx_per_s} tx/s`;
-    process.stdout.write(
-      `ingest: ${result.corpus.transactions} transactions; embedded ${result.embedded.tx_per_s} tx/s, ${k}; ` +
-        `on disk ${result.embedded.bytes_per_tx} bytes/tx (corpus) to ${result.real.bytes_per_tx} (real fixture blocks) (bench/RESULTS.md updated)\n`,
-    );
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
-}
-
-/** `bench api`: the gateway under load on a store of ≥ 1,000,000 transactions (embedded); writes bench/RESULTS.md. */
-async function benchApi(opts: string[]): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--rate', '--seconds', '--connections', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const num = (name: string, def: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`${name} must be a positive number`);
-    return v;
-  };
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
-  const { runApiBench } = await import('../bench/api.js');
-  const result = await runApiBench({
-    transactions: Math.round(num('--transactions', 1_000_000)),
-    fixturesDir: dir,
-    rate: num('--rate', 500),
-    seconds: num('--seconds', 20),
-    connections: Math.round(num('--connections', 64)),
-    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
-    command: `npm run bench -- api${opts.length ? ' ' + opts.join(' ') : ''}`,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (!opts.includes('--json')) {
-    for (const run of result.runs) {
-      for (const e of run.endpoints) process.stdout.write(`caches ${run.caches}, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
-    }
-    for (const e of result.during_writes.results) {
-      process.stdout.write(`during writes, ${e.read_connections} read sessions, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
-    }
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
-}
-
-/** `bench devnet`: the devnet's sealed transactions per second, back to back and at --devnet-tps; writes bench/RESULTS.md. */
-async function benchDevnet(opts: string[]): Promise<number> {
-  const known = new Set(['--json', '--seconds', '--tps']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const num = (name: string, def: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`${name} must be a positive number`);
-    return v;
-  };
-  const { runDevnetBench } = await import('../bench/devnet.js');
-  const result = await runDevnetBench({
-    seconds: num('--seconds', 20),
-    tps: num('--tps', 500),
-    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
-    command: `npm run bench -- devnet${opts.length ? ' ' + opts.join(' ') : ''}`,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (!opts.includes('--json')) {
-    const { max, sustained } = result;
-    process.stdout.write(
-      `devnet: max ${max.tx_per_s} tx/s (${max.tx_per_cpu_s} per CPU second); sustained at --devnet-tps ${result.target_tx_per_s}: ` +
-        `${sustained.tx_per_s} tx/s on ${sustained.cpu_cores} CPU s per s, block interval ${sustained.interval_ms_mean} ms mean / ${sustained.interval_ms_max} max ` +
-        `(target ${result.met ? 'met' : 'NOT met'}); peak RSS ${result.peak_rss_mb} MiB (bench/RESULTS.md updated)\n`,
-    );
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
 }
 
 const DEVNET_USAGE =

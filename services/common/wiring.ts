@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Bus, TopicSpec } from '../../shared/bus/bus.js';
+import type { Bus } from '../../shared/bus/bus.js';
 import { createKafkaBus } from '../../shared/bus/kafka.js';
 import { createMemoryBus } from '../../shared/bus/memory.js';
 import type { TonflowConfig } from '../../shared/runtime/config.js';
@@ -17,31 +17,6 @@ import type { Store } from '../../shared/store/store.js';
  * Building blocks the composition roots share. Each takes the validated configuration as an argument; none reads
  * the environment.
  */
-
-export interface Topics {
-  rawBlocks: string;
-  rawBlocksDlq: string;
-}
-
-export function topicNames(config: TonflowConfig): Topics {
-  return { rawBlocks: `${config.topicPrefix}.blocks.raw`, rawBlocksDlq: `${config.topicPrefix}.blocks.raw.dlq` };
-}
-
-const RAW_BLOCK_MAX_BYTES = 64 * 1024 * 1024;
-
-/**
- * Embedded mode runs one decode consumer in the process and saves the follower checkpoint after the store has a
- * group's last block, which needs that group's blocks in order: one partition. Kafka mode spreads shards over
- * the configured partitions so decoders scale by group members.
- */
-export function topicSpecs(config: TonflowConfig): TopicSpec[] {
-  const t = topicNames(config);
-  const partitions = config.mode === 'embedded' ? 1 : config.partitions;
-  return [
-    { name: t.rawBlocks, partitions, maxMessageBytes: RAW_BLOCK_MAX_BYTES },
-    { name: t.rawBlocksDlq, partitions: 1, maxMessageBytes: RAW_BLOCK_MAX_BYTES },
-  ];
-}
 
 export function openBus(config: TonflowConfig, logger: Logger, clientId: string): Bus {
   // Batches large enough that a stage writes big parts and rarely waits at a batch boundary (ingest bench).

@@ -1,4 +1,5 @@
 import type { Producer } from '../../shared/bus/bus.js';
+import { encodeMcBlock, mcBlockMessageOf } from '../../shared/contracts/mc-block.js';
 import { encodeRawBlock } from '../../shared/contracts/raw-block.js';
 import type { BlockSource } from '../../shared/sources/source.js';
 
@@ -11,7 +12,10 @@ export interface CheckpointStore {
 export interface FollowerDeps {
   source: BlockSource;
   producer: Producer;
+  /** The raw-block topic (raw-block.ts). */
   topic: string;
+  /** The masterchain-block topic (mc-block.ts): one message per masterchain block, after the group's blocks. */
+  mcTopic: string;
   checkpoints: CheckpointStore;
   /**
    * Save the checkpoint here after each published group (Kafka mode: the broker keeps what was acknowledged).
@@ -32,7 +36,10 @@ export interface FollowerDeps {
 /**
  * The follower loop: each source group is published in order (shard blocks, then their masterchain block), the
  * last message of a group carrying the group's checkpoint, and the next group starts only once the bus has
- * acknowledged this one.
+ * acknowledged this one. Once the bus has a group that ends in its masterchain block, the masterchain-block
+ * message follows on its own topic: a stage reading that topic knows every block the message lists is published.
+ * A crash between the two publishes the group again after the restart (its checkpoint was not saved), then the
+ * message: delivery stays at-least-once, never a message before its blocks.
  */
 export async function follow(deps: FollowerDeps): Promise<void> {
   const start = await deps.checkpoints.load();
@@ -52,6 +59,8 @@ export async function follow(deps: FollowerDeps): Promise<void> {
       const last = group.blocks.length - 1;
       const messages = group.blocks.map((b, i) => encodeRawBlock(b, i === last ? group.checkpoint : null));
       if (messages.length > 0) await deps.producer.send(deps.topic, messages);
+      const mc = mcBlockMessageOf(group.blocks);
+      if (mc !== null) await deps.producer.send(deps.mcTopic, [encodeMcBlock(mc)]);
       if (deps.saveAfterPublish || messages.length === 0) {
         unsaved = group.checkpoint;
         if (performance.now() - savedAt >= interval) await save();

@@ -6,20 +6,24 @@ import { createMetrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
 import { createShutdown, installProcessHandlers } from '../../shared/runtime/shutdown.js';
 import { migrate } from '../../shared/store/migrate.js';
-import { awaitSchema, openBus, openSource, openStore, sourceName, topicNames, topicSpecs } from '../common/wiring.js';
+import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
+import { awaitSchema, openBus, openSource, openStore, sourceName } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
+import { rawBlockMcSeqno } from '../../shared/contracts/raw-block.js';
 import { runDecodeStage } from '../indexer/decode.js';
+import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
 import { blockToRows } from '../indexer/to-rows.js';
 import { createStoreWriter, tableSchema } from '../indexer/sink.js';
+import { type ProgressSample, apiUrlOf, consoleLogLevel, createProgressConsole, resolveLogFormat } from './console.js';
 import { gatewayConfigSchema, isGatewayConfig, startGateway } from '../gateway/main.js';
 
-export type Role = 'start' | 'follower' | 'indexer';
+export type Role = 'start' | 'follower' | 'indexer' | 'traces';
 
 /**
- * Composition root of the pipeline services: `tonflow start` (follower and decode stage in one process; the
- * embedded default), `tonflow follower` and `tonflow indexer` (one stage each, for Kafka mode). The only place
- * that reads configuration and creates clients; everything below receives its dependencies.
+ * Composition root of the pipeline services: `tonflow start` (follower, decode and trace stages in one process;
+ * the embedded default), `tonflow follower`, `tonflow indexer` and `tonflow traces` (one stage each, for Kafka
+ * mode). The only place that reads configuration and creates clients; everything below receives its dependencies.
  */
 export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // `start` also runs the gateway, so it reads the gateway's keys too.
@@ -27,7 +31,19 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     role === 'start'
       ? loadConfig(gatewayConfigSchema, { env, flags: parseFlags(argv, configFlags(gatewayConfigSchema)).flags })
       : loadConfig(tonflowConfigSchema, { env, flags: parseFlags(argv, configFlags(tonflowConfigSchema)).flags });
-  const logger = createLogger({ service: role === 'start' ? 'tonflow' : role, level: config.logLevel });
+  const format = resolveLogFormat(config.logFormat, process.stdout.isTTY);
+  // `start` on a console: a progress line, and log lines (warnings and worse) as text above it. Other commands on a
+  // console: log lines as text.
+  const progress = role === 'start' && format === 'console' ? createProgressConsole({ out: process.stdout, sample: () => sample() }) : undefined;
+  const logger = createLogger({
+    service: role === 'start' ? 'tonflow' : role,
+    level: progress ? consoleLogLevel(config.logLevel) : config.logLevel,
+    pretty: format === 'console',
+    ...(progress ? { destination: progress.logStream } : {}),
+  });
+  // What the progress line shows: totals the stages report.
+  const totals = { blocks: 0, transactions: 0, storedMcSeqno: null as number | null, headMcSeqno: null as number | null };
+  const sample = (): ProgressSample => ({ at: performance.now(), ...totals });
   const metrics = createMetrics({ service: role === 'start' ? 'tonflow' : role });
   const shutdown = createShutdown({ logger, graceMs: config.shutdownGraceMs });
   installProcessHandlers({ shutdown, logger });
@@ -36,8 +52,9 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     logger.warn({ role }, 'a single stage on the in-process bus only talks to itself; use --mode distributed with Kafka');
   }
 
-  const runFollower = role !== 'indexer';
-  const runIndexer = role !== 'follower';
+  const runFollower = role === 'start' || role === 'follower';
+  const runIndexer = role === 'start' || role === 'indexer';
+  const runTraces = role === 'start' || role === 'traces';
   let ready = false;
 
   // Closers run in reverse: registered first, closed last. Clients first, then the loops that use them.
@@ -59,9 +76,41 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   if (isGatewayConfig(config)) {
     const gateway = await startGateway({ config, store, logger, metrics });
     shutdown.add('gateway', () => gateway.close());
+    if (progress) progress.apiUrl = apiUrlOf(config.host, gateway.port);
   }
 
   const loops: Array<Promise<void>> = [];
+  // Embedded mode keeps no message across a restart, so the follower's checkpoint may only pass a masterchain block
+  // once every stage of the process is done with it: the decode stage saves it, after the trace stage stored that
+  // block's traces (which it does only after the decode stage stored the block: no wait in a circle).
+  let traceGate: ProgressGate | undefined;
+  if (runTraces) {
+    traceGate = createProgressGate(await loadProgress(store).catch(() => null));
+    shutdown.add('trace gate', async () => traceGate?.close());
+    const mcBlocks = metrics.counter({ name: 'traced_mc_blocks', unit: 'total', help: 'Masterchain blocks whose traces are assembled and stored' });
+    const txs = metrics.counter({ name: 'traced_transactions', unit: 'total', help: 'Transactions assigned to traces' });
+    const dlq = metrics.counter({ name: 'dead_lettered_mc_blocks', unit: 'total', help: 'Masterchain-block messages sent to the dead-letter topic' });
+    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.traces`, topics: [topics.mcBlocks] });
+    const log = logger.child({ module: 'traces' });
+    const gate = traceGate;
+    loops.push(
+      runTraceStage({
+        consumer,
+        store,
+        producer,
+        tracesTopic: topics.traces,
+        logger: log,
+        deadLetter: async (msg, error) => {
+          log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'masterchain block message dead-lettered');
+          await deadLetter(producer, topics.mcBlocksDlq, msg, error);
+        },
+        counters: { messages: mcBlocks, items: txs, deadLettered: dlq },
+        onProgress: (mc) => gate.reached(mc),
+        onBatch: (b) => log.debug(b, 'traces stored'),
+      }),
+    );
+    shutdown.add('trace stage', () => consumer.stop());
+  }
   if (runIndexer) {
     const blocks = metrics.counter({ name: 'decoded_blocks', unit: 'total', help: 'Blocks decoded and stored' });
     const txs = metrics.counter({ name: 'decoded_transactions', unit: 'total', help: 'Transactions decoded and stored' });
@@ -84,11 +133,22 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
           log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'block dead-lettered');
           await deadLetter(producer, topics.rawBlocksDlq, msg, error);
         },
-        ...(config.mode === 'embedded' ? { checkpoints } : {}),
+        ...(config.mode === 'embedded'
+          ? {
+              checkpoints: {
+                save: async (checkpoint, from) => {
+                  const mc = rawBlockMcSeqno(from);
+                  if (traceGate && mc !== null) await traceGate.wait(mc, shutdown.signal);
+                  await checkpoints.save(checkpoint);
+                },
+              },
+            }
+          : {}),
+        counters: { messages: blocks, items: txs, deadLettered: dlq },
         onBatch: (b) => {
-          blocks.inc(b.blocks);
-          txs.inc(b.transactions);
-          dlq.inc(b.deadLettered);
+          totals.blocks += b.blocks;
+          totals.transactions += b.transactions;
+          if (b.mcSeqno !== null && (totals.storedMcSeqno === null || b.mcSeqno > totals.storedMcSeqno)) totals.storedMcSeqno = b.mcSeqno;
           log.debug(b, 'batch stored');
         },
       }),
@@ -106,11 +166,13 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         source,
         producer,
         topic: topics.rawBlocks,
+        mcTopic: topics.mcBlocks,
         checkpoints,
         saveAfterPublish: config.mode === 'distributed',
         signal: shutdown.signal,
         onGroup: (g) => {
           published.inc(g.blocks);
+          if (g.mcSeqno !== null && (totals.headMcSeqno === null || g.mcSeqno > totals.headMcSeqno)) totals.headMcSeqno = g.mcSeqno;
           log.debug(g, 'group published');
         },
       }).then(() => {
@@ -120,6 +182,11 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   }
   ready = true;
   logger.info({ opsPort: config.opsPort }, 'running');
+  if (progress) {
+    progress.start();
+    // Registered last, so closed first: the last line stays on the terminal above whatever the shutdown logs.
+    shutdown.add('console', async () => progress.stop());
+  }
   // A loop that fails ends the process through the shutdown (exit code by its error's retryable flag).
   for (const loop of loops) loop.catch((e: unknown) => void shutdown.run(e instanceof Error ? e : new Error(String(e))));
   return shutdown.done;

@@ -56,6 +56,16 @@ export function decodeRawBlock(msg: IncomingMessage): RawBlockMessage {
   return { block: { id, rootHash, fileHash, data: msg.value, mcSeqno }, checkpoint: h[H_CHECKPOINT] ?? null };
 }
 
+/**
+ * The committing masterchain seqno a raw-block message names (its `x-mc-seqno` header), without reading the rest:
+ * for progress reports, which must not cost a block decode. Null when absent or unreadable.
+ */
+export function rawBlockMcSeqno(msg: Pick<IncomingMessage, 'headers'>): number | null {
+  const v = msg.headers[H_MC];
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 function parseId(v: string | undefined): BlockId {
   const m = v === undefined ? null : /^(-?\d+):([0-9A-F]{1,16}):(\d+)$/.exec(v);
   if (!m) throw new NonRetryableError('RAW_BLOCK_HEADER', `bad ${H_ID} header "${v ?? ''}"`);

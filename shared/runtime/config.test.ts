@@ -56,6 +56,7 @@ describe('loadConfig with the tonflow schema', () => {
       batchMaxRows: 120000,
       batchMaxMs: 500,
       logLevel: 'info',
+      logFormat: 'auto',
       shutdownGraceMs: 15000,
     });
     expectTypeOf(config.port).toEqualTypeOf<number>();
@@ -244,6 +245,7 @@ describe('parseFlags', () => {
       'devnet-seed',
       'kafka-brokers',
       'clickhouse',
+      'log-format',
     ]);
   });
 });

@@ -530,6 +530,14 @@ export const tonflowConfigSchema = defineConfig(
       description: 'Log level: fatal, error, warn, info, debug, trace or silent',
       type: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     },
+    logFormat: {
+      env: 'TONFLOW_LOG_FORMAT',
+      flag: 'log-format',
+      default: 'auto',
+      description:
+        'Output: json (one JSON log line per event), console (`tonflow start`: a progress line with blocks and transactions per second, the lag and the API URL, and warnings as text; other commands: logs as text), or auto: console when stdout is a terminal, else json',
+      type: oneOf(['auto', 'json', 'console']),
+    },
     shutdownGraceMs: {
       env: 'TONFLOW_SHUTDOWN_GRACE_MS',
       default: '15000',

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
-import { openBus, openSource, openStore, sourceName, topicNames, topicSpecs, type Topics } from '../../services/common/wiring.js';
+import { type Topics, topicNames, topicSpecs } from '../../shared/contracts/topics.js';
+import { openBus, openSource, openStore, sourceName } from '../../services/common/wiring.js';
 import { createStoreCheckpoints } from '../../services/follower/checkpoints.js';
 import { follow } from '../../services/follower/follow.js';
 import { runDecodeStage } from '../../services/indexer/decode.js';
@@ -182,6 +183,7 @@ async function startPipeline(
     source,
     producer,
     topic: topics.rawBlocks,
+    mcTopic: topics.mcBlocks,
     checkpoints,
     saveAfterPublish: config.mode === 'distributed',
     signal: ac.signal,

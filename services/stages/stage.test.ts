@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, BatchContext, IncomingMessage } from '../../shared/bus/bus.js';
 import { NonRetryableError } from '../../shared/runtime/errors.js';
-import { type DecodeStageDeps, type TableRows, type WriteChain, batchHandler, handleBatch } from './decode.js';
-import type { BlockDecoder } from './decode-pool.js';
+import { type StageDeps, type StageMapper, type TableRows, type WriteChain, handleBatch, stageHandler } from './stage.js';
 
 /**
- * The stage's ordering across batches (bus.ts `PendingBatch`): a batch is handed back with its last write in
- * flight, and the next batch's writes and checkpoint follow it. The decoder here stands in for decodeBlock (whose
- * own tests use the real fixtures): one row per message, the message's text as its value.
+ * The runner's ordering across batches (bus.ts `PendingBatch`): a batch is handed back with its last write in
+ * flight, and the next batch's writes and checkpoint follow it. The mapper here stands in for a stage's mapping
+ * (the decode stage's own tests use the real fixtures): one row per message, the message's text as its value.
  */
 
-const decoder: BlockDecoder = {
+const mapper: StageMapper = {
   depth: 1,
   inThread: true,
-  decode: async (m) => ({ rows: { t: [{ v: m.value.toString() }] }, transactions: 1, checkpoint: m.headers['cp'] ?? null }),
+  map: async (m) => ({ rows: { t: [{ v: m.value.toString() }] }, count: 1, checkpoint: m.headers['cp'] ?? null }),
   close: async () => {},
 };
 
@@ -30,9 +29,8 @@ function controlledStore(flushRows = 1) {
   const events: string[] = [];
   const pending = new Map<string, { resolve: () => void; reject: (e: unknown) => void }>();
   const valuesOf = (rows: TableRows): string => rows.get('t')!.objects.map((r) => (r as { v: string }).v).join(',');
-  const deps: DecodeStageDeps = {
-    consumer: undefined as never,
-    toRows: () => ({}),
+  const deps: StageDeps = {
+    mapper,
     flushRows,
     write: (rows) => {
       const what = valuesOf(rows);
@@ -40,7 +38,7 @@ function controlledStore(flushRows = 1) {
       return new Promise<void>((resolve, reject) => pending.set(what, { resolve, reject }));
     },
     deadLetter: async () => {},
-    checkpoints: { load: async () => null, save: async (cp) => void events.push(`checkpoint ${cp}`) },
+    checkpoints: { save: async (cp) => void events.push(`checkpoint ${cp}`) },
   };
   const finish = async (what: string): Promise<void> => {
     events.push(`acked ${what}`);
@@ -56,11 +54,11 @@ function controlledStore(flushRows = 1) {
 
 const ctx: BatchContext = { signal: new AbortController().signal, heartbeat: async () => {} };
 
-describe('decode stage across batches', () => {
+describe('stage runner across batches', () => {
   it('hands a batch back pending, starts the next batch’s first write only after it, and saves checkpoints in order', async () => {
     const s = controlledStore();
     const chain: WriteChain = {};
-    const handling = handleBatch(s.deps, batchOf(['a', 'b'], 0, 'cp1'), ctx, decoder, chain);
+    const handling = handleBatch(s.deps, batchOf(['a', 'b'], 0, 'cp1'), ctx, chain);
     await new Promise((r) => setTimeout(r, 5));
     // One write in flight at a time: b waits for a.
     expect(s.events).toEqual(['write a']);
@@ -69,7 +67,7 @@ describe('decode stage across batches', () => {
     const first = await handling;
     expect(s.events).toEqual(['write a', 'acked a', 'write b']);
 
-    const second = handleBatch(s.deps, batchOf(['c'], 2, 'cp2'), ctx, decoder, chain);
+    const second = handleBatch(s.deps, batchOf(['c'], 2, 'cp2'), ctx, chain);
     await new Promise((r) => setTimeout(r, 5));
     // Decoded, but its write waits for the first batch's last write and checkpoint.
     expect(s.events).toEqual(['write a', 'acked a', 'write b']);
@@ -87,8 +85,8 @@ describe('decode stage across batches', () => {
   it('fails the next batch with the error its predecessor’s last write gave up with, and saves no checkpoint', async () => {
     const s = controlledStore();
     const chain: WriteChain = {};
-    const first = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, decoder, chain);
-    const second = handleBatch(s.deps, batchOf(['b'], 1, 'cp2'), ctx, decoder, chain).then(
+    const first = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, chain);
+    const second = handleBatch(s.deps, batchOf(['b'], 1, 'cp2'), ctx, chain).then(
       () => null,
       (e: unknown) => e,
     );
@@ -98,7 +96,7 @@ describe('decode stage across batches', () => {
     expect(await second).toBe(refused);
     expect(s.events).toEqual(['write a']);
     // The chain does not keep the failure: the redelivered batch writes afresh.
-    const again = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, decoder, chain);
+    const again = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, chain);
     await s.finish('a');
     await again.durable;
     expect(s.events).toEqual(['write a', 'write a', 'acked a', 'checkpoint cp1']);
@@ -106,7 +104,7 @@ describe('decode stage across batches', () => {
 
   it('chains each partition on its own: a batch waits for its partition’s predecessor, never for another partition’s', async () => {
     const s = controlledStore();
-    const handle = batchHandler(s.deps, decoder);
+    const handle = stageHandler(s.deps);
     const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
     const a = await handle(batchOf(['a'], 0, 'p0-a', 0), ctx);
     // Partition 1 (Kafka hands the stage two partitions at once) writes at once, beside partition 0's write.
@@ -126,12 +124,12 @@ describe('decode stage across batches', () => {
   it('lets the redelivery of a failed batch write afresh, and makes the first chunk small again once the store is idle', async () => {
     const s = controlledStore(4);
     const chain: WriteChain = {};
-    const first = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, decoder, chain);
+    const first = await handleBatch(s.deps, batchOf(['a'], 0, 'cp1'), ctx, chain);
     await s.fail('a', new NonRetryableError('STORE_REFUSED', 'the rows do not fit the table'));
     await expect(first.durable).rejects.toThrow('do not fit');
     // The redelivery does not inherit the failure; its first chunk is a quarter of flushRows (1 row), since nothing
     // is being written, and the rest go in full chunks.
-    const again = handleBatch(s.deps, batchOf(['a', 'b', 'c', 'd', 'e'], 0, 'cp1'), ctx, decoder, chain);
+    const again = handleBatch(s.deps, batchOf(['a', 'b', 'c', 'd', 'e'], 0, 'cp1'), ctx, chain);
     await new Promise((r) => setTimeout(r, 5));
     expect(s.events).toEqual(['write a', 'write a']);
     await s.finish('a');
@@ -139,5 +137,33 @@ describe('decode stage across batches', () => {
     await s.finish('b,c,d,e');
     await durable;
     expect(s.events).toEqual(['write a', 'write a', 'acked a', 'write b,c,d,e', 'acked b,c,d,e', 'checkpoint cp1']);
+  });
+
+  it('dead-letters a message its mapping refuses, goes on with the batch, and counts what was stored once durable', async () => {
+    const refused = new NonRetryableError('POISON', 'cannot map');
+    const dead: string[] = [];
+    const written: string[] = [];
+    const counts = { messages: 0, items: 0, deadLettered: 0 };
+    const counter = (k: keyof typeof counts) => ({ inc: (n: number) => void (counts[k] += n) });
+    const reports: Array<{ messages: number; items: number; deadLettered: number; last: string | undefined }> = [];
+    const deps: StageDeps = {
+      mapper: {
+        ...mapper,
+        map: async (m) => {
+          if (m.value.toString() === 'bad') throw refused;
+          return { rows: { t: [{ v: m.value.toString() }, { v: m.value.toString() }] }, count: 3, checkpoint: null };
+        },
+      },
+      write: async (rows) => void written.push(rows.get('t')!.objects.map((r) => (r as { v: string }).v).join(',')),
+      deadLetter: async (msg, error) => void dead.push(`${msg.value.toString()}@${msg.offset}:${(error as NonRetryableError).code}`),
+      counters: { messages: counter('messages'), items: counter('items'), deadLettered: counter('deadLettered') },
+      onBatch: (r) => reports.push({ messages: r.messages, items: r.items, deadLettered: r.deadLettered, last: r.last?.offset }),
+    };
+    const { durable } = await handleBatch(deps, batchOf(['a', 'bad', 'c'], 10, 'cp'), ctx);
+    await durable;
+    expect(dead).toEqual(['bad@11:POISON']);
+    expect(written).toEqual(['a,a,c,c']);
+    expect(counts).toEqual({ messages: 2, items: 6, deadLettered: 1 });
+    expect(reports).toEqual([{ messages: 2, items: 6, deadLettered: 1, last: '12' }]);
   });
 });

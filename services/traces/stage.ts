@@ -1,0 +1,339 @@
+import type { Consumer, IncomingMessage, Producer } from '../../shared/bus/bus.js';
+import { type BlockRef, type McBlockMessage, decodeMcBlock } from '../../shared/contracts/mc-block.js';
+import { encodeTrace } from '../../shared/contracts/trace.js';
+import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
+import type { Logger } from '../../shared/runtime/logger.js';
+import { retry } from '../../shared/runtime/retry.js';
+import type { Store } from '../../shared/store/store.js';
+import { type Edge, type McBlockAssembly, type Trace, TraceAssembler, type TraceState, type TraceTx, type TraceTxRef } from '../../shared/ton/traces.js';
+import { type MappedMessage, type StageCounters, type StageMapper, type TableRows, createTableWriter, runStage } from '../stages/stage.js';
+
+/**
+ * The trace stage, on the stage runner (stage.ts): masterchain-block messages in (mc-block.ts, one partition, in
+ * masterchain order), traces out. For each masterchain block it waits until the decode stage has stored the block
+ * and every shard block it commits (their `blocks` rows, which the decode stage writes after everything else of a
+ * block), reads their transactions and messages, and assembles them (shared/ton/traces.ts). It writes each touched
+ * trace, each transaction's trace and each edge, publishes every trace that completed to the traces topic, and
+ * last records the masterchain block as done (trace_progress).
+ *
+ * Restarts, rebalances and replays: the in-flight state (traces with messages in flight, and those messages) is
+ * loaded from the store as of the last block recorded done, taking per key the newest row not newer than that block;
+ * a message at or below it is skipped; rows of a block whose write was cut short are written again, identically.
+ * The stage reloads whenever a message is not the successor of the last one it assembled (a redelivery).
+ */
+
+/** The stage's name in trace_progress. */
+const PROGRESS_KEY = 'traces';
+/** Pseudo-table of a chunk: completed traces to publish once the chunk's rows are stored. */
+const PUBLISH = '@publish';
+/** Tables in write order: edges and links before the traces that count them; progress last (see the writer). */
+export const TRACE_TABLES = ['trace_edges', 'trace_transactions', 'traces'] as const;
+
+export interface TraceStageDeps {
+  consumer: Consumer;
+  store: Store;
+  producer: Producer;
+  /** The traces topic (trace.ts). */
+  tracesTopic: string;
+  deadLetter: (msg: IncomingMessage, error: unknown) => Promise<void>;
+  logger: Logger;
+  /** Longest wait for the decode stage to store a masterchain block's blocks before the batch is retried (default 10 s). */
+  blocksWaitMs?: number;
+  counters?: StageCounters;
+  /** Called with each masterchain block once it is recorded done (its traces stored and published). */
+  onProgress?: (mcSeqno: number) => void;
+  onBatch?: (info: { mcBlocks: number; transactions: number; ms: number }) => void;
+}
+
+export async function runTraceStage(deps: TraceStageDeps): Promise<void> {
+  const tableWriter = createTableWriter({ store: deps.store, logger: deps.logger, tables: TRACE_TABLES });
+  const onBatch = deps.onBatch;
+  await runStage(deps.consumer, {
+    mapper: createTraceMapper({ store: deps.store, logger: deps.logger, ...(deps.blocksWaitMs !== undefined ? { blocksWaitMs: deps.blocksWaitMs } : {}) }),
+    // One masterchain block per chunk: its progress row must not be stored before all of its rows are.
+    flushRows: 1,
+    write: async (rows, signal) => {
+      const publish = rows.get(PUBLISH);
+      const progress = rows.get('trace_progress');
+      rows.delete(PUBLISH);
+      rows.delete('trace_progress');
+      await tableWriter(rows, signal);
+      // Published after the rows are stored and before the block is recorded done: a crash in between publishes
+      // again on replay (at-least-once), never not at all.
+      if (publish && publish.objects.length > 0) {
+        const messages = publish.objects as Array<ReturnType<typeof encodeTrace>>;
+        await retry(() => deps.producer.send(deps.tracesTopic, messages), { what: 'publish traces', signal, logger: deps.logger });
+      }
+      if (progress) {
+        await retry(() => deps.store.insert('trace_progress', progress.objects), { what: 'insert into trace_progress', signal, logger: deps.logger });
+        for (const r of progress.objects) deps.onProgress?.((r as { mc_seqno: number }).mc_seqno);
+      }
+    },
+    deadLetter: deps.deadLetter,
+    ...(deps.counters ? { counters: deps.counters } : {}),
+    ...(onBatch ? { onBatch: (r) => onBatch({ mcBlocks: r.messages, transactions: r.items, ms: r.ms }) } : {}),
+  });
+}
+
+/** The stage's mapping: one masterchain-block message → the rows (and trace messages) of its assembly. */
+export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWaitMs?: number }): StageMapper {
+  const { store } = deps;
+  let assembler: TraceAssembler | undefined;
+  // The last masterchain block assembled in memory (its rows may still be on the way to the store).
+  let assembled: number | null = null;
+  const reload = async (): Promise<number | null> => {
+    const progress = await loadProgress(store);
+    assembler = new TraceAssembler(progress === null ? undefined : await loadState(store, progress));
+    assembled = progress;
+    deps.logger.info({ progress, inFlightTraces: assembler.inFlightTraces, inFlightMessages: assembler.inFlightMessages }, 'trace state loaded');
+    return progress;
+  };
+  return {
+    depth: 1,
+    inThread: true,
+    close: async () => {},
+    async map(msg): Promise<MappedMessage> {
+      const mc = decodeMcBlock(msg);
+      const seqno = mc.block.seqno;
+      if (assembler === undefined || (assembled !== null && seqno <= assembled)) await reload();
+      if (assembled !== null && seqno <= assembled) return { rows: {}, count: 0, checkpoint: null };
+      await awaitBlocksStored(store, mc, deps.blocksWaitMs ?? 10_000);
+      const txs = await readTransactions(store, [mc.block, ...mc.shardBlocks]);
+      const a = assembler!.assemble(seqno, txs);
+      assembled = seqno;
+      return { rows: rowsOf(a), count: txs.length, checkpoint: null };
+    },
+  };
+}
+
+function rowsOf(a: McBlockAssembly): Record<string, object[]> {
+  const v = a.mcSeqno;
+  return {
+    trace_edges: a.edges.map((e) => ({
+      msg_hash: e.msgHash,
+      trace_id: e.traceId,
+      left_tx: e.leftTx,
+      right_tx: e.rightTx ?? '',
+      mc_seqno_created: e.mcSeqnoCreated,
+      version: v,
+    })),
+    trace_transactions: a.txTraces.map(({ tx, traceId }) => ({
+      trace_id: traceId,
+      tx_hash: tx.hash,
+      tx_account: tx.account,
+      tx_lt: tx.lt.toString(),
+      tx_now: tx.now,
+      mc_seqno: tx.mcSeqno,
+      version: v,
+    })),
+    traces: a.traces.map((t) => ({
+      trace_id: t.traceId,
+      external_hash: t.externalHash,
+      external_hash_norm: t.externalHashNorm,
+      mc_seqno_start: t.mcSeqnoStart,
+      mc_seqno_end: t.mcSeqnoEnd,
+      start_lt: t.startLt.toString(),
+      start_utime: t.startUtime,
+      end_lt: t.endLt.toString(),
+      end_utime: t.endUtime,
+      state: t.state,
+      transactions: t.transactions,
+      messages: t.messages,
+      pending_messages: t.pendingMessages,
+      version: v,
+    })),
+    [PUBLISH]: a.completed.map(encodeTrace),
+    trace_progress: [{ stage: PROGRESS_KEY, mc_seqno: v }],
+  };
+}
+
+/** The last masterchain block whose assembly is stored, null before the first. */
+export async function loadProgress(store: Store): Promise<number | null> {
+  const [r] = await store.query<{ p: number | string; n: number | string }>(
+    'SELECT max(mc_seqno) AS p, count() AS n FROM trace_progress WHERE stage = {stage:String}',
+    { stage: PROGRESS_KEY },
+  );
+  return r === undefined || Number(r.n) === 0 ? null : Number(r.p);
+}
+
+/** The in-flight traces and messages as of masterchain block `progress` (rows of later blocks ignored). */
+export async function loadState(store: Store, progress: number): Promise<{ traces: Trace[]; edges: Edge[] }> {
+  const p = { p: progress };
+  const rows = await store.query<{
+    trace_id: string;
+    external_hash: string | null;
+    external_hash_norm: string | null;
+    mc_seqno_start: number;
+    mc_seqno_end: number;
+    start_lt: string;
+    start_utime: number;
+    end_lt: string;
+    end_utime: number;
+    state: TraceState;
+    transactions: number;
+    messages: number;
+    pending_messages: number;
+  }>(
+    `SELECT trace_id, external_hash, external_hash_norm, mc_seqno_start, mc_seqno_end, toString(start_lt) AS start_lt, start_utime,
+            toString(end_lt) AS end_lt, end_utime, toString(state) AS state, transactions, messages, pending_messages
+     FROM traces
+     WHERE version <= {p:UInt32} AND trace_id IN (SELECT trace_id FROM traces WHERE version <= {p:UInt32} AND pending_messages != 0)
+     ORDER BY version DESC LIMIT 1 BY trace_id`,
+    p,
+  );
+  const live = rows.filter((r) => Number(r.pending_messages) !== 0);
+  if (live.length === 0) return { traces: [], edges: [] };
+  const ids = live.map((r) => r.trace_id);
+  const txRows = await store.query<{ trace_id: string; tx_hash: string; tx_account: string; tx_lt: string; tx_now: number; mc_seqno: number }>(
+    `SELECT trace_id, tx_hash, tx_account, toString(tx_lt) AS tx_lt, tx_now, mc_seqno FROM trace_transactions
+     WHERE trace_id IN {ids:Array(String)} AND version <= {p:UInt32}
+     ORDER BY mc_seqno, tx_lt, tx_account LIMIT 1 BY tx_hash`,
+    { ...p, ids },
+  );
+  const txsOf = new Map<string, TraceTxRef[]>();
+  for (const r of txRows) {
+    let list = txsOf.get(r.trace_id);
+    if (!list) txsOf.set(r.trace_id, (list = []));
+    list.push({ hash: r.tx_hash, account: r.tx_account, lt: BigInt(r.tx_lt), now: Number(r.tx_now), mcSeqno: Number(r.mc_seqno) });
+  }
+  const edgeRows = await store.query<{ msg_hash: string; trace_id: string; left_tx: string; right_tx: string; mc_seqno_created: number }>(
+    `SELECT msg_hash, trace_id, left_tx, right_tx, mc_seqno_created FROM trace_edges
+     WHERE trace_id IN {ids:Array(String)} AND version <= {p:UInt32}
+     ORDER BY version DESC LIMIT 1 BY msg_hash`,
+    { ...p, ids },
+  );
+  return {
+    traces: live.map((r) => ({
+      traceId: r.trace_id,
+      externalHash: r.external_hash,
+      externalHashNorm: r.external_hash_norm,
+      mcSeqnoStart: Number(r.mc_seqno_start),
+      mcSeqnoEnd: Number(r.mc_seqno_end),
+      startLt: BigInt(r.start_lt),
+      startUtime: Number(r.start_utime),
+      endLt: BigInt(r.end_lt),
+      endUtime: Number(r.end_utime),
+      state: r.state,
+      transactions: Number(r.transactions),
+      messages: Number(r.messages),
+      pendingMessages: Number(r.pending_messages),
+      txs: txsOf.get(r.trace_id) ?? [],
+    })),
+    edges: edgeRows
+      .filter((e) => e.right_tx === '')
+      .map((e) => ({ msgHash: e.msg_hash, traceId: e.trace_id, leftTx: e.left_tx, rightTx: null, mcSeqnoCreated: Number(e.mc_seqno_created) })),
+  };
+}
+
+/** Bound parameters selecting a list of blocks (index-friendly IN lists, made exact by the zipped tuples). */
+function blockFilter(blocks: readonly BlockRef[], prefix: string): { where: string; params: Record<string, unknown> } {
+  const wcs = blocks.map((b) => b.workchain);
+  const shards = blocks.map((b) => BigInt(`0x${b.shard}`).toString());
+  const seqnos = blocks.map((b) => b.seqno);
+  return {
+    where:
+      `${prefix}workchain IN {wcs:Array(Int32)} AND ${prefix}shard IN {shards:Array(UInt64)} AND ${prefix}seqno IN {seqnos:Array(UInt32)} ` +
+      `AND has(arrayZip({wcs:Array(Int32)}, {shards:Array(UInt64)}, {seqnos:Array(UInt32)}), (${prefix}workchain, ${prefix}shard, ${prefix}seqno))`,
+    params: { wcs, shards, seqnos },
+  };
+}
+
+/**
+ * Waits until the decode stage stored every block of the message; after `waitMs` gives up with a retryable error
+ * (the batch is retried with backoff, and the bus's session stays alive meanwhile).
+ */
+async function awaitBlocksStored(store: Store, mc: McBlockMessage, waitMs: number): Promise<void> {
+  const blocks = [mc.block, ...mc.shardBlocks];
+  const f = blockFilter(blocks, '');
+  const deadline = performance.now() + waitMs;
+  let delay = 20;
+  for (;;) {
+    const [r] = await store.query<{ n: number | string }>(`SELECT count() AS n FROM (SELECT DISTINCT workchain, shard, seqno FROM blocks WHERE ${f.where})`, f.params);
+    if (Number(r?.n ?? 0) >= blocks.length) return;
+    if (performance.now() >= deadline) {
+      throw new UpstreamUnavailableError('TRACE_BLOCKS_NOT_STORED', `masterchain block ${mc.block.seqno}: ${Number(r?.n ?? 0)} of its ${blocks.length} blocks are stored so far`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(500, delay * 2);
+  }
+}
+
+/** The transactions of `blocks`, with their in- and out-messages, as the assembler needs them. */
+export async function readTransactions(store: Store, blocks: readonly BlockRef[]): Promise<TraceTx[]> {
+  const f = blockFilter(blocks, 'block_');
+  const txRows = await store.query<{ account: string; lt: string; hash: string; now: number }>(
+    `SELECT DISTINCT account, toString(lt) AS lt, hash, now FROM block_transactions WHERE ${f.where}`,
+    f.params,
+  );
+  if (txRows.length === 0) return [];
+  const msgRows = await store.query<{ tx_account: string; tx_lt: string; direction: 'in' | 'out'; msg_hash: string; hash_norm: string | null; source: string; destination: string }>(
+    `SELECT DISTINCT tx_account, toString(tx_lt) AS tx_lt, toString(direction) AS direction, msg_hash, hash_norm, source, destination FROM messages
+     WHERE (tx_account, tx_lt) IN (SELECT account, lt FROM block_transactions WHERE ${f.where})`,
+    f.params,
+  );
+  const byTx = new Map<string, TraceTx>();
+  const txs: TraceTx[] = txRows.map((r) => {
+    const tx: TraceTx = { hash: r.hash, account: r.account, lt: BigInt(r.lt), now: Number(r.now), inMsg: null, outMsgs: [] };
+    byTx.set(`${r.account}\0${r.lt}`, tx);
+    return tx;
+  });
+  // Out-messages in a stable order (their hash): the assembler's result must not depend on the store's row order.
+  msgRows.sort((a, b) => (a.msg_hash < b.msg_hash ? -1 : a.msg_hash > b.msg_hash ? 1 : 0));
+  for (const m of msgRows) {
+    const tx = byTx.get(`${m.tx_account}\0${m.tx_lt}`);
+    if (!tx) continue;
+    if (m.direction === 'in') tx.inMsg = { hash: m.msg_hash, source: m.source === '' ? null : m.source, hashNorm: m.hash_norm };
+    else tx.outMsgs.push({ hash: m.msg_hash, hasDestination: m.destination !== '' });
+  }
+  return txs;
+}
+
+/**
+ * The trace stage's progress as other stages of the process wait on it (embedded mode: the decode stage saves the
+ * follower's checkpoint past a masterchain block only once its traces are stored).
+ */
+export interface ProgressGate {
+  reached(mcSeqno: number): void;
+  /** Resolves once `mcSeqno` is done (or the gate is closed, or `signal` aborts). */
+  wait(mcSeqno: number, signal?: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+export function createProgressGate(initial: number | null): ProgressGate {
+  let done = initial ?? -1;
+  let closed = false;
+  const waiters = new Set<{ mc: number; resolve: () => void }>();
+  const settle = (): void => {
+    for (const w of waiters) {
+      if (closed || w.mc <= done) {
+        waiters.delete(w);
+        w.resolve();
+      }
+    }
+  };
+  return {
+    reached(mc) {
+      if (mc > done) done = mc;
+      settle();
+    },
+    wait(mc, signal) {
+      if (closed || mc <= done || signal?.aborted) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const w = { mc, resolve };
+        waiters.add(w);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            waiters.delete(w);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    },
+    close() {
+      closed = true;
+      settle();
+    },
+  };
+}
