@@ -5,7 +5,8 @@
 // ~26 MiB, and with V8's own factor a transactionsByMessage run at 500 req/s (big transactions' documents and
 // responses are large objects) took 9-27 full collections in 15-20 s, each one a core taken from the store's
 // statements; with this, none (bench/RESULTS.md, api).
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseError } from '../shared/runtime/errors.js';
@@ -98,143 +99,17 @@ function flag(args: string[], name: string): string | undefined {
   return v;
 }
 
-const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
-  '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
-  '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]';
-
-async function benchCommand(args: string[]): Promise<number> {
-  const [which, ...opts] = args;
-  if (which === 'ingest') return benchIngest(opts);
-  if (which === 'api') return benchApi(opts);
-  if (which === 'devnet') return benchDevnet(opts);
-  if (which !== 'decode') throw new UsageError(BENCH_USAGE);
-  const json = opts.includes('--json');
-  const seconds = Number(flag(opts, '--seconds') ?? '5');
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--seconds must be a positive number');
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
-  const resultsFile = path.resolve(flag(opts, '--results') ?? path.join(repoRoot, 'bench', 'RESULTS.md'));
-  const { runDecodeBench } = await import('../bench/decode.js');
-  const result = runDecodeBench({
-    dir,
-    seconds,
-    resultsFile,
-    command: `npm run bench -- decode${opts.length ? ' ' + opts.join(' ') : ''}`,
+/**
+ * `bench …`: the benchmarks are a program of their own (bench/cli.ts), which imports the services it measures; run
+ * as a child process, so that no service module depends on measurement code. Same arguments, output and exit code.
+ */
+function benchCommand(args: string[]): Promise<number> {
+  const cli = fileURLToPath(new URL('../bench/cli.js', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, cli, ...args], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
-  if (!json) {
-    process.stdout.write(
-      `decode: ${result.tx_per_s} tx/s, ${result.cells_per_s} cells/s; @ton/core baseline ${result.baseline_tx_per_s} tx/s; ` +
-        `${result.ratio}x; peak RSS ${result.peak_rss_mb} MiB (${path.relative(process.cwd(), resultsFile)} updated)\n`,
-    );
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
-}
-
-/** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
-async function benchIngest(opts: string[]): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--rounds', '--kafka', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const json = opts.includes('--json');
-  const transactions = Number(flag(opts, '--transactions') ?? '200000');
-  if (!Number.isSafeInteger(transactions) || transactions <= 0) throw new UsageError('--transactions must be a positive integer');
-  const roundsFlag = flag(opts, '--rounds');
-  const rounds = roundsFlag === undefined ? undefined : Number(roundsFlag);
-  if (rounds !== undefined && (!Number.isSafeInteger(rounds) || rounds <= 0 || rounds > 20)) throw new UsageError('--rounds must be an integer from 1 to 20');
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
-  // Benchmarks read their environment here, like the decode bench's flags: they are tools, not services.
-  const kafkaFlag = flag(opts, '--kafka');
-  const kafkaEnv = process.env.KAFKA_BROKERS?.trim() || undefined;
-  const kafkaRaw = kafkaFlag ?? kafkaEnv;
-  const kafkaBrokers = kafkaRaw === undefined ? null : kafkaRaw.split(',').map((b) => b.trim()).filter((b) => b !== '');
-  if (kafkaBrokers !== null && (kafkaBrokers.length === 0 || kafkaBrokers.some((b) => !/^[^\s:]+:\d{1,5}$/.test(b)))) {
-    throw new UsageError(`--kafka / KAFKA_BROKERS must be host:port[,host:port...], got "${kafkaRaw}"`);
-  }
-  const { runIngestBench } = await import('../bench/ingest.js');
-  const result = await runIngestBench({
-    transactions,
-    ...(rounds !== undefined ? { rounds } : {}),
-    fixturesDir: dir,
-    kafkaBrokers,
-    kafkaOrigin: kafkaFlag !== undefined ? '--kafka' : 'KAFKA_BROKERS',
-    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
-    command: `npm run bench -- ingest${opts.length ? ' ' + opts.join(' ') : ''}`,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (!json) {
-    const k = 'skipped' in result.kafka ? `kafka: not run (${result.kafka.skipped})` : `kafka ${result.kafka.tx_per_s} tx/s`;
-    process.stdout.write(
-      `ingest: ${result.corpus.transactions} transactions; embedded ${result.embedded.tx_per_s} tx/s, ${k}; ` +
-        `on disk ${result.embedded.bytes_per_tx} bytes/tx (corpus) to ${result.real.bytes_per_tx} (real fixture blocks) (bench/RESULTS.md updated)\n`,
-    );
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
-}
-
-/** `bench api`: the gateway under load on a store of ≥ 1,000,000 transactions (embedded); writes bench/RESULTS.md. */
-async function benchApi(opts: string[]): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--rate', '--seconds', '--connections', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const num = (name: string, def: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`${name} must be a positive number`);
-    return v;
-  };
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
-  const { runApiBench } = await import('../bench/api.js');
-  const result = await runApiBench({
-    transactions: Math.round(num('--transactions', 1_000_000)),
-    fixturesDir: dir,
-    rate: num('--rate', 500),
-    seconds: num('--seconds', 20),
-    connections: Math.round(num('--connections', 64)),
-    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
-    command: `npm run bench -- api${opts.length ? ' ' + opts.join(' ') : ''}`,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (!opts.includes('--json')) {
-    for (const run of result.runs) {
-      for (const e of run.endpoints) process.stdout.write(`caches ${run.caches}, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
-    }
-    for (const e of result.during_writes.results) {
-      process.stdout.write(`during writes, ${e.read_connections} read sessions, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
-    }
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
-}
-
-/** `bench devnet`: the devnet's sealed transactions per second, back to back and at --devnet-tps; writes bench/RESULTS.md. */
-async function benchDevnet(opts: string[]): Promise<number> {
-  const known = new Set(['--json', '--seconds', '--tps']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const num = (name: string, def: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`${name} must be a positive number`);
-    return v;
-  };
-  const { runDevnetBench } = await import('../bench/devnet.js');
-  const result = await runDevnetBench({
-    seconds: num('--seconds', 20),
-    tps: num('--tps', 500),
-    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
-    command: `npm run bench -- devnet${opts.length ? ' ' + opts.join(' ') : ''}`,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (!opts.includes('--json')) {
-    const { max, sustained } = result;
-    process.stdout.write(
-      `devnet: max ${max.tx_per_s} tx/s (${max.tx_per_cpu_s} per CPU second); sustained at --devnet-tps ${result.target_tx_per_s}: ` +
-        `${sustained.tx_per_s} tx/s on ${sustained.cpu_cores} CPU s per s, block interval ${sustained.interval_ms_mean} ms mean / ${sustained.interval_ms_max} max ` +
-        `(target ${result.met ? 'met' : 'NOT met'}); peak RSS ${result.peak_rss_mb} MiB (bench/RESULTS.md updated)\n`,
-    );
-  }
-  process.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
 }
 
 const DEVNET_USAGE =
