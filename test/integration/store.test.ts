@@ -577,7 +577,7 @@ function storeSuite(target: Target): void {
       const txs = decoded.flatMap((d) => d.transactions.map((tx) => ({ tx, mc: d.rows.blocks[0]!.mc_block_seqno })));
       const base = txs[0]!;
       const variants = syntheticDescriptions().map((description, i) => ({
-        tx: { ...base.tx, lt: String(BigInt(base.tx.lt) + 1000n + BigInt(i)), hash: Buffer.alloc(32, i + 1).toString('base64'), description },
+        tx: { ...base.tx, lt: String(BigInt(base.tx.lt) + 1000n + BigInt(i)), hash: Buffer.alloc(32, i + 1).toString('base64'), description: description as V3Transaction['description'] },
         mc: base.mc,
       }));
       await legacy.insert('transactions', [...txs, ...variants].map(({ tx, mc }) => legacyTransactionRow(tx, mc)));

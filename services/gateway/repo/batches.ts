@@ -2,36 +2,13 @@ import { readLatestStates } from './accounts.js';
 import { readCodeHashes } from './address-book.js';
 import { type BatcherOptions, KeyBatcher } from './batcher.js';
 import { readBlocksBySeqno } from './blocks.js';
-import type { DbCore } from './db.js';
-import type { Row } from './records.js';
+import type { Batches, DbCore } from './db.js';
 import {
-  type AccountPageRow,
-  type MessageSide,
-  type TxKey,
-  type TxRead,
   readAccountPages,
   readTxKeysByHash,
   readTxKeysByMessage,
   readTxReads,
 } from './transactions.js';
-
-/** The point reads that concurrent requests share (batcher.ts), one batcher per kind of read. */
-export interface Batches {
-  /** Latest account state rows by raw address (accountStates, walletStates, /account, /wallet). */
-  latestStates: KeyBatcher<Row>;
-  /** Code hashes by raw address (every address book). */
-  codeHashes: KeyBatcher<string | null>;
-  /** Complete transaction records by `account|lt`, with their address book code hashes (every transactions response). */
-  txRecords: KeyBatcher<TxRead>;
-  /** Transaction keys by transaction hash (transactions?hash=). */
-  txKeysByHash: KeyBatcher<TxKey[]>;
-  /** The sides of a message by its hash or normalized hash (transactionsByMessage?msg_hash=). */
-  txKeysByMessage: KeyBatcher<MessageSide[]>;
-  /** One account's page of transactions by `sort|offset|limit|account`, with their records (transactions?account=). */
-  accountPages: KeyBatcher<AccountPageRow[]>;
-  /** Block rows by seqno (blocks?seqno=). */
-  blocksBySeqno: KeyBatcher<Row[]>;
-}
 
 export interface BatchesOptions {
   /** Statements of each kind running at once (BatcherOptions.inFlight). */
@@ -47,6 +24,7 @@ export interface BatchesOptions {
  */
 const MAX_KEYS = { states: 1000, transactions: 250, hashes: 250, seqnos: 250, pages: 25 } as const;
 
+/** The batchers of {@link Batches}: each a KeyBatcher over its reader. */
 export function createBatches(db: DbCore, opts: BatchesOptions): Batches {
   const o = (maxKeys: number): BatcherOptions => ({ maxKeys, inFlight: opts.inFlight });
   return {

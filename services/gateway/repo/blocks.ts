@@ -1,7 +1,6 @@
 import type { QueryParams } from '../../../shared/store/store.js';
-import type { Sort } from '../schemas/common.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
-import { type BlockHeaderHashes, type BlockRecord, type Row, blockFromRow, compareU64, groupBy, headerHashesFromRow } from './records.js';
+import { type BlockHeaderHashes, type BlockRecord, type Row, type Sort, blockFromRow, compareU64, groupBy, headerHashesFromRow } from './records.js';
 
 /**
  * Block reads (api-v3.md §1.1–1.4, api-v2.md §3.1–3.4), each on a path of shared/store/queries/README.md:

@@ -1,7 +1,19 @@
 import type { QueryParams, Store } from '../../../shared/store/store.js';
 import { Lru } from '../cache.js';
-import type { Batches } from './batches.js';
-import { type ContentRecord, type Contents, type Row, type States, type TransactionRecord, contentFromRow, contentWeight, recordWeight } from './records.js';
+import {
+  type AccountPageRow,
+  type ContentRecord,
+  type Contents,
+  type MessageSide,
+  type Row,
+  type States,
+  type TransactionRecord,
+  type TxKey,
+  type TxRead,
+  contentFromRow,
+  contentWeight,
+  recordWeight,
+} from './records.js';
 
 /**
  * What every repository function receives: the store, the per-request deadline (X-Timeout) and the gateway's
@@ -29,6 +41,33 @@ export interface Db extends DbCore {
 export interface Req {
   /** Deadline of each statement, ms (X-Timeout, capped at 3000). */
   timeoutMs: number;
+}
+
+/** A point read that concurrent requests share (batcher.ts KeyBatcher): values by key, absent keys left out. */
+export interface PointRead<V> {
+  get(keys: Iterable<string>, req: Req): Promise<Map<string, V>>;
+}
+
+/**
+ * The point reads that concurrent requests share, one batcher per kind of read (batches.ts creates them). Declared
+ * here, by what the readers need, so that the readers' module and the batches' (which reads through the readers)
+ * do not import each other.
+ */
+export interface Batches {
+  /** Latest account state rows by raw address (accountStates, walletStates, /account, /wallet). */
+  latestStates: PointRead<Row>;
+  /** Code hashes by raw address (every address book). */
+  codeHashes: PointRead<string | null>;
+  /** Complete transaction records by `account|lt`, with their address book code hashes (every transactions response). */
+  txRecords: PointRead<TxRead>;
+  /** Transaction keys by transaction hash (transactions?hash=). */
+  txKeysByHash: PointRead<TxKey[]>;
+  /** The sides of a message by its hash or normalized hash (transactionsByMessage?msg_hash=). */
+  txKeysByMessage: PointRead<MessageSide[]>;
+  /** One account's page of transactions by `sort|offset|limit|account`, with their records (transactions?account=). */
+  accountPages: PointRead<AccountPageRow[]>;
+  /** Block rows by seqno (blocks?seqno=). */
+  blocksBySeqno: PointRead<Row[]>;
 }
 
 export interface CacheOptions {

@@ -1,7 +1,6 @@
 import type { QueryParams } from '../../../shared/store/store.js';
-import type { Sort } from '../schemas/common.js';
 import { type Db, type Req, loadContents, query } from './db.js';
-import { type MessageRecord, type Row, messageFromRow } from './records.js';
+import { type MessageRecord, type Row, type Sort, messageFromRow } from './records.js';
 
 /**
  * /messages (api-v3.md §1.9): one row per distinct message, with the transaction that received it

@@ -1,9 +1,14 @@
-import type { z } from 'zod';
 import { decodedOpcode } from '../../../shared/ton/records/opcodes.js';
-import type { TransactionDescr } from '../schemas/records.js';
-import type { V3Block } from '../../../shared/ton/records/block.js';
-import type { V3Message, V3MessageContent } from '../../../shared/ton/records/message.js';
-import type { V3BlockId } from '../../../shared/ton/records/transaction.js';
+import type {
+  WireAccountState,
+  WireAccountStatus,
+  WireBlock,
+  WireBlockId,
+  WireMessage,
+  WireMessageContent,
+  WireTransaction,
+  WireTransactionDescr,
+} from '../../../shared/ton/records/wire.js';
 
 /**
  * Store rows (JSONEachRow of the tables in shared/store/migrations, 64-bit integers as strings) → TON Center's
@@ -14,10 +19,16 @@ import type { V3BlockId } from '../../../shared/ton/records/transaction.js';
 
 export type Row = Record<string, unknown>;
 
+/** Listing order of a request's `sort` (api-v3.md): by lt (or utime), ascending or descending. */
+export type Sort = 'asc' | 'desc';
+
+/** A message side a request asks for (`direction`): `unmatched` for a value that names neither, which matches nothing. */
+export type Direction = 'in' | 'out' | 'unmatched';
+
 /** TL-B AccountStatus as TON Center names it. */
-export type AccountStatus = 'uninit' | 'frozen' | 'active' | 'nonexist';
-/** The TransactionDescr record (its shape is the `TransactionDescr` schema of schemas/records.ts). */
-export type Description = z.output<typeof TransactionDescr>;
+export type AccountStatus = WireAccountStatus;
+/** The TransactionDescr record (shared/ton/records/wire.ts). */
+export type Description = WireTransactionDescr;
 
 const MC_SHARD = '8000000000000000';
 
@@ -52,9 +63,9 @@ const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const num = (v: unknown): number => Number(v);
 
-/** The wire records are the decoder's (shared/ton/records): one definition of the v3 shapes. */
-export type BlockIdRecord = V3BlockId;
-export type BlockRecord = V3Block;
+/** The wire records (shared/ton/records/wire.ts): one definition of the v3 shapes. */
+export type BlockIdRecord = WireBlockId;
+export type BlockRecord = WireBlock;
 
 /** The hashes of a `blocks` row that only the v2 operations print (0014_blocks_header_hashes.sql): '' / [] when unknown. */
 export interface BlockHeaderHashes {
@@ -107,14 +118,10 @@ export function blockFromRow(r: Row): BlockRecord {
   };
 }
 
-export type ContentRecord = V3MessageContent;
+export type ContentRecord = WireMessageContent;
 
 /** A stored message: as decoded, plus the two sides `/messages` fills; the content may be missing from the store. */
-export type MessageRecord = Omit<V3Message, 'message_content'> & {
-  message_content: ContentRecord | null;
-  in_msg_tx_hash?: string;
-  out_msg_tx_hash?: string;
-};
+export type MessageRecord = WireMessage;
 
 /** Message bodies and init states by cell hash (`message_contents`). */
 export type Contents = ReadonlyMap<string, ContentRecord>;
@@ -171,15 +178,7 @@ export function messageFromRow(r: Row, contents: Contents, txHashes?: { in?: unk
   return m;
 }
 
-export interface AccountStateRecord {
-  hash: string;
-  balance: string | null;
-  extra_currencies: Record<string, string> | null;
-  account_status: AccountStatus | null;
-  frozen_hash: string | null;
-  data_hash: string | null;
-  code_hash: string | null;
-}
+export type AccountStateRecord = WireAccountState;
 
 /** `account_states` rows by state hash. */
 export type States = ReadonlyMap<string, Row>;
@@ -244,28 +243,7 @@ export function recordWeight(r: TransactionRecord): number {
   return n;
 }
 
-export interface TransactionRecord {
-  account: string;
-  hash: string;
-  lt: string;
-  now: number;
-  mc_block_seqno: number | null;
-  trace_id?: string;
-  prev_trans_hash: string;
-  prev_trans_lt: string;
-  orig_status: AccountStatus;
-  end_status: AccountStatus;
-  total_fees: string;
-  total_fees_extra_currencies: Record<string, string>;
-  description: Description;
-  block_ref: BlockIdRecord;
-  in_msg: MessageRecord | null;
-  out_msgs: MessageRecord[];
-  account_state_before: AccountStateRecord;
-  account_state_after: AccountStateRecord;
-  emulated: false;
-  finality: 'finalized';
-}
+export type TransactionRecord = WireTransaction;
 
 /** A `transactions` row plus its message rows (`in` and `out`, out ones by created_lt) → Transaction record. */
 export function transactionFromRow(r: Row, messages: readonly Row[], contents: Contents, states: States): TransactionRecord {
@@ -308,4 +286,31 @@ export function transactionFromRow(r: Row, messages: readonly Row[], contents: C
     return { account, hash, lt, now, mc_block_seqno, trace_id: str(r.trace_id), ...rest };
   }
   return tx;
+}
+
+/** A transaction's key, with its record and its address book's code hashes when the lookup that found it read them. */
+export interface TxKey {
+  account: string;
+  lt: string;
+  read?: TxRead;
+}
+
+/**
+ * A transaction's record with the latest code hash of every raw address it names (its address book), read in the
+ * same batch: a request then waits for one batch, not for a record batch and then a code hash batch.
+ */
+export interface TxRead {
+  record: TransactionRecord;
+  /** Code hashes of the addresses of the batch's records (a superset of this record's). */
+  codes: ReadonlyMap<string, string | null>;
+}
+
+/** A row of an account's page, with its record when the page's batch read it. */
+export interface AccountPageRow extends TxKey {
+  now: number;
+}
+
+/** One side of a message: the transaction that sent (`out`) or received (`in`) it. */
+export interface MessageSide extends TxKey {
+  direction: string;
 }

@@ -1,9 +1,23 @@
 import { decodeTransactionDocument } from '../../../shared/contracts/transaction-document.js';
 import type { QueryParams } from '../../../shared/store/store.js';
-import type { Direction, Sort } from '../schemas/common.js';
 import { readBookCodeHashes } from './address-book.js';
 import { type Db, type DbCore, type Req, loadContents, loadStates, query } from './db.js';
-import { type Row, type TransactionRecord, compareU64, contentFromRow, groupBy, transactionFromRow } from './records.js';
+import {
+  type AccountPageRow,
+  type Direction,
+  type MessageSide,
+  type Row,
+  type Sort,
+  type TransactionRecord,
+  type TxKey,
+  type TxRead,
+  compareU64,
+  contentFromRow,
+  groupBy,
+  transactionFromRow,
+} from './records.js';
+
+export type { AccountPageRow, MessageSide, TxKey, TxRead } from './records.js';
 
 /**
  * Transaction reads (api-v3.md §1.5–1.8) on the paths of shared/store/queries/README.md, in two steps:
@@ -193,23 +207,6 @@ function ltWindows(f: TxFilter): string[] {
   return out;
 }
 
-export interface TxKey {
-  account: string;
-  lt: string;
-  /** The record and its address book's code hashes, when the lookup that found the key read them too. */
-  read?: TxRead;
-}
-
-/**
- * A transaction's record with the latest code hash of every raw address it names (its address book), read in the
- * same batch: a request then waits for one batch, not for a record batch and then a code hash batch.
- */
-export interface TxRead {
-  record: TransactionRecord;
-  /** Code hashes of the addresses of the batch's records (a superset of this record's). */
-  codes: ReadonlyMap<string, string | null>;
-}
-
 export interface TxResult {
   keys: TxKey[];
   /** The cursor after the last row when the page is full (more may follow), else null. */
@@ -316,11 +313,6 @@ function dropRepeats<T extends { account: unknown; lt: unknown }>(rows: readonly
 function withRead<T extends TxKey>(k: T, reads: ReadonlyMap<string, TxRead>): T {
   const read = reads.get(keyOf(k));
   return read ? { ...k, read } : k;
-}
-
-/** A row of an account's page, with its record when the page's batch read it. */
-export interface AccountPageRow extends TxKey {
-  now: number;
 }
 
 /**
@@ -540,11 +532,6 @@ async function byMessageHash(
   const dir = page.sort === 'asc' ? 1 : -1;
   keys.sort((a, b) => dir * compareU64(a.lt, b.lt) || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
   return keys.slice(page.offset, page.offset + page.limit);
-}
-
-/** One side of a message: the transaction that sent (`out`) or received (`in`) it. */
-export interface MessageSide extends TxKey {
-  direction: string;
 }
 
 /** Sides of one message hash whose records its lookup reads: an internal message has two. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AddressParseError, parseAddress } from '../address.js';
 import { ParamError } from '../errors.js';
+import type { Direction, Sort } from '../repo/records.js';
 
 /**
  * Query parameters read exactly as TON Center reads them (api-v3.md §0.1, §0.3, §0.6). Each parameter is a zod
@@ -43,8 +44,8 @@ function single(v: unknown): string | undefined {
   return last === '' ? undefined : last;
 }
 
-/** A `direction` parameter: `unmatched` is any other value, which no message side has. */
-export type Direction = 'in' | 'out' | 'unmatched';
+/** A `direction` parameter: `unmatched` is any other value, which no message side has (the data layer's type). */
+export type { Direction };
 
 /** How Fiber/gorilla-schema's text for a value that does not convert begins. */
 export const CONVERSION_ERROR = 'failed to decode: schema: error converting value for ';
@@ -262,7 +263,7 @@ export function parseBool(raw: string, name: string): boolean {
 // The parameters TON Center endpoints share
 // ---------------------------------------------------------------------------------------------------------------
 
-export type Sort = 'asc' | 'desc';
+export type { Sort };
 
 const int32Meta = (description: string): Meta => ({ type: 'integer', format: 'int32', description });
 

@@ -2,41 +2,14 @@ import type { Block } from '../tlb/Block.js';
 import type { ExtBlkRef } from '../tlb/ExtBlkRef.js';
 import { shardId } from '../tlb/ShardIdent.js';
 import { b64, shardHex } from './format.js';
+import type { WireBlock } from './wire.js';
 import type { V3BlockId } from './transaction.js';
 
-/** The v3 Block record (api-v3.md §1.2). */
-export interface V3Block {
-  workchain: number;
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-  global_id: number;
-  version: number;
-  after_merge: boolean;
-  before_split: boolean;
-  after_split: boolean;
-  want_merge: boolean;
-  want_split: boolean;
-  key_block: boolean;
-  vert_seqno_incr: boolean;
-  flags: number;
-  gen_utime: string;
-  start_lt: string;
-  end_lt: string;
-  validator_list_hash_short: number;
-  gen_catchain_seqno: number;
-  min_ref_mc_seqno: number;
-  prev_key_block_seqno: number;
-  vert_seqno: number;
-  /** api-v3.md §1.2 types it `int` (never null): a masterchain block, which has no master_ref, prints 0. */
-  master_ref_seqno: number;
-  rand_seed: string;
-  created_by: string;
-  tx_count: number;
-  masterchain_block_ref: V3BlockId | null;
-  prev_blocks: V3BlockId[];
-}
+/**
+ * The v3 Block record (api-v3.md §1.2; wire.ts `Block`). `master_ref_seqno` is typed `int` (never null) there: a
+ * masterchain block, which has no master_ref, prints 0.
+ */
+export type V3Block = WireBlock;
 
 const MC_SHARD = 0x8000000000000000n;
 

@@ -5,36 +5,16 @@ import { serializeBoc } from '../boc/writer.js';
 import type { Message } from '../tlb/Message.js';
 import { decodedOpcode } from './opcodes.js';
 import { addressOrNull, b64, extraCurrencies, opcodeHex } from './format.js';
+import type { WireMessage, WireMessageContent } from './wire.js';
 
 /** `{hash, body, decoded}`: a body or init state as TON Center returns it. */
-export interface V3MessageContent {
-  hash: string;
-  body: string;
-  decoded: Record<string, unknown> | null;
-}
+export type V3MessageContent = WireMessageContent;
 
-/** The v3 Message record (api-v3.md §1.5 "Message record", indexing-semantics §2.4). */
-export interface V3Message {
-  hash: string;
-  source: string | null;
-  destination: string | null;
-  value: string | null;
-  value_extra_currencies: Record<string, string> | null;
-  fwd_fee: string | null;
-  ihr_fee: string | null;
-  created_lt: string | null;
-  created_at: string | null;
-  opcode: string | null;
-  decoded_opcode: string | null;
-  ihr_disabled: boolean | null;
-  bounce: boolean | null;
-  bounced: boolean | null;
-  import_fee: string | null;
-  extra_flags: string | null;
-  message_content: V3MessageContent;
-  init_state: V3MessageContent | null;
-  hash_norm?: string;
-}
+/**
+ * The v3 Message record (api-v3.md §1.5 "Message record", indexing-semantics §2.4; wire.ts `Message`) as the decoder
+ * makes it: with its content, without the transaction hashes only `/messages` adds.
+ */
+export type V3Message = Omit<WireMessage, 'message_content' | 'in_msg_tx_hash' | 'out_msg_tx_hash'> & { message_content: V3MessageContent };
 
 /**
  * What one block's records share, by cell index. A message sent and received within a block is the same cell in

@@ -4,48 +4,22 @@ import type { Transaction } from '../tlb/Transaction.js';
 import type { TransactionDescr } from '../tlb/TransactionDescr.js';
 import { b64, extraCurrencies, rawAddress } from './format.js';
 import { type MessageMemo, type V3Message, messageRecord } from './message.js';
+import type { WireAccountState, WireBlockId, WireTransaction, WireTransactionDescr } from './wire.js';
 
 /** `{workchain, shard, seqno}` (api-v3.md BlockId). */
-export interface V3BlockId {
-  workchain: number;
-  shard: string;
-  seqno: number;
-}
+export type V3BlockId = WireBlockId;
 
 /** Account state inside a transaction record (api-v3.md "AccountState"). */
-export interface V3AccountState {
-  hash: string;
-  balance: string | null;
-  extra_currencies: Record<string, string> | null;
-  account_status: string | null;
-  frozen_hash: string | null;
-  data_hash: string | null;
-  code_hash: string | null;
-}
+export type V3AccountState = WireAccountState;
 
-export interface V3Transaction {
-  account: string;
-  hash: string;
-  lt: string;
-  now: number;
-  mc_block_seqno: number | null;
-  /** Omitted until the trace stage assigns it (api-v3.md: "omitted when null"). */
-  trace_id?: string;
-  prev_trans_hash: string;
-  prev_trans_lt: string;
-  orig_status: string;
-  end_status: string;
-  total_fees: string;
-  total_fees_extra_currencies: Record<string, string>;
-  description: Record<string, unknown>;
-  block_ref: V3BlockId;
+/**
+ * The v3 Transaction record as the decoder makes it (wire.ts `Transaction`): its messages always carry their content.
+ * `trace_id` is omitted until the trace stage assigns it (api-v3.md: "omitted when null").
+ */
+export type V3Transaction = Omit<WireTransaction, 'in_msg' | 'out_msgs'> & {
   in_msg: V3Message | null;
   out_msgs: V3Message[];
-  account_state_before: V3AccountState;
-  account_state_after: V3AccountState;
-  emulated: boolean;
-  finality: 'finalized';
-}
+};
 
 /** Where a transaction sits: its block, and the masterchain seqno once the block is linked (else null). */
 export interface TxContext {
@@ -104,7 +78,7 @@ function msgSize(m: StorageUsed): { cells: string; bits: string } {
  * TransactionDescr as TON Center renders it (api-v3.md "TransactionDescr", indexing-semantics §4):
  * phases a constructor lacks, and null fields inside phases, are omitted.
  */
-export function descriptionRecord(d: TransactionDescr, workchain: number): Record<string, unknown> {
+export function descriptionRecord(d: TransactionDescr, workchain: number): WireTransactionDescr {
   const out: Record<string, unknown> = { type: d.type };
   if (d.aborted !== null) out.aborted = d.aborted;
   if (d.destroyed !== null) out.destroyed = d.destroyed;
@@ -185,5 +159,6 @@ export function descriptionRecord(d: TransactionDescr, workchain: number): Recor
       sibling_addr: rawAddress(workchain, s.siblingAddr),
     };
   }
-  return out;
+  // Built field by field in TON Center's key order; the gateway's tests validate every response against wire.ts.
+  return out as WireTransactionDescr;
 }
