@@ -106,6 +106,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         source,
         producer,
         topic: topics.rawBlocks,
+        dlqTopic: topics.rawBlocksDlq,
         checkpoints,
         saveAfterPublish: config.mode === 'distributed',
         signal: shutdown.signal,
