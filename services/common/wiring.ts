@@ -8,7 +8,7 @@ import { retry } from '../../shared/runtime/retry.js';
 import { loadMigrations } from '../../shared/store/migrate.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import { createFilesSource } from '../../shared/sources/files.js';
-import { createLiteserverSource, loadGlobalConfig } from '../../shared/sources/liteserver.js';
+import { createLiteserverSource, loadGlobalConfig } from '../../shared/sources/liteserver/index.js';
 import type { BlockSource } from '../../shared/sources/source.js';
 import { createStore } from '../../shared/store/client.js';
 import type { Store } from '../../shared/store/store.js';
