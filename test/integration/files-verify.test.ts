@@ -3,7 +3,15 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFile
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it, onTestFinished } from 'vitest';
+import { openBus, openStore, topicNames, topicSpecs } from '../../services/common/wiring.js';
 import { follow } from '../../services/follower/follow.js';
+import { runDecodeStage } from '../../services/indexer/decode.js';
+import { createStoreWriter } from '../../services/indexer/sink.js';
+import { blockToRows } from '../../services/indexer/to-rows.js';
+import { deadLetter } from '../../shared/bus/dead-letter.js';
+import { loadConfig, tonflowConfigSchema } from '../../shared/runtime/config.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { migrate } from '../../shared/store/migrate.js';
 import { HEADER_ERROR_CODE, HEADER_ERROR_MESSAGE, type Bus, type IncomingMessage } from '../../shared/bus/bus.js';
 import { createMemoryBus } from '../../shared/bus/memory.js';
 import { decodeRawBlock } from '../../shared/contracts/raw-block.js';
@@ -237,6 +245,71 @@ it('a mixed directory: several corrupted copies, a corrupted copy alone without 
   const deadIds = run.dead.map((m) => tonCoreBlockId(m.value)).sort();
   expect(deadIds).toEqual([...copied, masters[0]!, replaced].sort());
 }, 240_000);
+
+it('through the pipeline (follower, decode stage, chdb): the store holds the real blocks, the dead-letter topic the copies', async () => {
+  const dir = await devnetDirectory();
+  const originals = filesById(dir);
+  const masters = [...originals.keys()].filter((k) => k.startsWith('-1:')).sort((a, b) => Number(a.split(':')[2]) - Number(b.split(':')[2]));
+  const mcId = masters[0]!;
+  const shardId = [...originals.keys()].find((k) => !k.startsWith('-1:'))!;
+  const badMc = flipOneCellByte(originals.get(mcId)!.bytes);
+  const badShard = flipOneCellByte(originals.get(shardId)!.bytes);
+  writeFileSync(path.join(dir, 'zz_corrupt_mc.boc'), badMc);
+  writeFileSync(path.join(dir, 'zz_corrupt_shard.boc'), badShard);
+
+  const data = tempDir('tonflow-verify-data-');
+  const config = loadConfig(tonflowConfigSchema, {
+    env: { TONFLOW_MODE: 'embedded', TONFLOW_SOURCE: `files:${dir}`, TONFLOW_DATA: data, TONFLOW_CLICKHOUSE_DATABASE: `verify_${process.pid}`, TONFLOW_LOG_LEVEL: 'warn' },
+  });
+  const logger = createLogger({ service: 'files-verify-test', level: 'warn' });
+  const store = await openStore(config, logger);
+  onTestFinished(() => store.close());
+  await migrate(store);
+  const bus = openBus(config, logger, 'files-verify-test');
+  onTestFinished(() => bus.close());
+  await bus.ensureTopics(topicSpecs(config));
+  const producer = await bus.producer();
+  const topics = topicNames(config);
+  const dlq = collect(bus, { groupId: 'dlq-reader', topics: [topics.rawBlocksDlq] });
+  const consumer = bus.consumer({ groupId: `${config.topicPrefix}.decode`, topics: [topics.rawBlocks] });
+  let stored = 0;
+  const stage = runDecodeStage({
+    consumer,
+    toRows: blockToRows,
+    write: createStoreWriter({ store, logger }),
+    deadLetter: (msg, error) => deadLetter(producer, topics.rawBlocksDlq, msg, error),
+    onBatch: (b) => {
+      stored += b.blocks + b.deadLettered;
+    },
+  });
+  stage.catch(() => {});
+  const rejects: string[] = [];
+  const source = await createFilesSource({ dir, onReject: (file) => rejects.push(file) });
+  await follow({
+    source,
+    producer,
+    topic: topics.rawBlocks,
+    dlqTopic: topics.rawBlocksDlq,
+    checkpoints: { load: async () => null, save: async () => {} },
+    saveAfterPublish: false,
+    signal: new AbortController().signal,
+  });
+  await waitFor(() => stored >= originals.size && dlq.received.length >= 2, 120_000, 'every block stored and both copies dead-lettered');
+  await consumer.stop();
+  await dlq.consumer.stop();
+
+  const rows = await store.query<{ workchain: number; shard: string; seqno: number; root_hash: string }>(
+    'SELECT workchain, shard, seqno, root_hash FROM blocks FINAL',
+  );
+  const storedIds = new Map(rows.map((r) => [`${r.workchain}:${BigInt(r.shard).toString(16).toUpperCase()}:${r.seqno}`, r.root_hash]));
+  expect([...storedIds.keys()].sort()).toEqual([...originals.keys()].sort());
+  for (const id of [mcId, shardId]) {
+    expect(Buffer.from(storedIds.get(id)!, 'base64').toString('hex'), id).toBe(tonCoreRootHash(originals.get(id)!.bytes));
+  }
+  expect(dlq.received.map((m) => m.headers[HEADER_ERROR_CODE])).toEqual(['BLOCK_HASH_MISMATCH', 'BLOCK_HASH_MISMATCH']);
+  expect(new Set(dlq.received.map((m) => tonCoreRootHash(m.value)))).toEqual(new Set([tonCoreRootHash(badMc), tonCoreRootHash(badShard)]));
+  expect(rejects.sort()).toEqual(['zz_corrupt_mc.boc', 'zz_corrupt_shard.boc']);
+}, 300_000);
 
 describeFixtures('files source verification on mainnet fixture blocks', () => {
   it('two different files for a masterchain block nothing in the directory vouches for: a conflict, both dead-lettered, the other blocks replayed', async () => {
