@@ -8,7 +8,7 @@ import { retry } from '../../shared/runtime/retry.js';
 import { loadMigrations } from '../../shared/store/migrate.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import { createFilesSource } from '../../shared/sources/files.js';
-import { createLiteserverSource, loadGlobalConfig } from '../../shared/sources/liteserver.js';
+import { createLiteserverSource, loadGlobalConfig } from '../../shared/sources/liteserver/index.js';
 import type { BlockSource } from '../../shared/sources/source.js';
 import { createStore } from '../../shared/store/client.js';
 import type { Store } from '../../shared/store/store.js';
@@ -66,6 +66,9 @@ export async function openSource(config: TonflowConfig, logger: Logger, signal: 
         dir: path.resolve(s.dir),
         onSkip: (file, reason) => log.warn({ file, reason }, 'file is not a block, skipped'),
         onGap: (missing, committedBy) => log.warn({ missing, committedBy }, 'committed shard block missing from the directory'),
+        onReject: (file, err) => log.error({ file, block: err.id, code: err.code, reason: err.message }, 'block file fails verification; dead-lettered'),
+        onDuplicate: (file, of) => log.info({ file, of }, 'same block as another file (same root hash), replayed once'),
+        onVerified: (summary) => log.info(summary, 'block files verified against the hashes the chain states'),
       });
     case 'liteserver': {
       const location = config.liteserverConfig;

@@ -1,7 +1,9 @@
 import type { Producer } from '../../shared/bus/bus.js';
 import { encodeMcBlock, mcBlockMessageOf } from '../../shared/contracts/mc-block.js';
+import { rejectedMessage } from '../../shared/bus/dead-letter.js';
 import { encodeRawBlock } from '../../shared/contracts/raw-block.js';
-import type { BlockSource } from '../../shared/sources/source.js';
+import { NonRetryableError } from '../../shared/runtime/errors.js';
+import type { BlockGroup, BlockSource } from '../../shared/sources/source.js';
 
 /** Where the follower resumes. */
 export interface CheckpointStore {
@@ -16,6 +18,12 @@ export interface FollowerDeps {
   topic: string;
   /** The masterchain-block topic (mc-block.ts): one message per masterchain block, after the group's blocks. */
   mcTopic: string;
+  /**
+   * Where blocks the source rejected (failed verification: shared/sources/verify.ts) go, with their reason, before
+   * the group's own blocks are published. A source that rejects a block with no such topic configured stops the
+   * follower: a rejected block is never dropped silently.
+   */
+  dlqTopic?: string;
   checkpoints: CheckpointStore;
   /**
    * Save the checkpoint here after each published group (Kafka mode: the broker keeps what was acknowledged).
@@ -56,6 +64,7 @@ export async function follow(deps: FollowerDeps): Promise<void> {
   };
   try {
     for await (const group of deps.source.groups(start, deps.signal)) {
+      if (group.rejected && group.rejected.length > 0) await publishRejected(deps, group.rejected);
       const last = group.blocks.length - 1;
       const messages = group.blocks.map((b, i) => encodeRawBlock(b, i === last ? group.checkpoint : null));
       if (messages.length > 0) await deps.producer.send(deps.topic, messages);
@@ -74,4 +83,14 @@ export async function follow(deps: FollowerDeps): Promise<void> {
     throw e;
   }
   await save();
+}
+
+async function publishRejected(deps: FollowerDeps, rejected: NonNullable<BlockGroup['rejected']>): Promise<void> {
+  if (deps.dlqTopic === undefined) {
+    throw new NonRetryableError('NO_DEAD_LETTER_TOPIC', `the source rejected ${rejected.length} block(s) (${rejected[0]!.error.message}) and the follower has no dead-letter topic`);
+  }
+  await deps.producer.send(
+    deps.dlqTopic,
+    rejected.map((r) => rejectedMessage(encodeRawBlock(r.block, null), r.error)),
+  );
 }

@@ -167,6 +167,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         producer,
         topic: topics.rawBlocks,
         mcTopic: topics.mcBlocks,
+        dlqTopic: topics.rawBlocksDlq,
         checkpoints,
         saveAfterPublish: config.mode === 'distributed',
         signal: shutdown.signal,

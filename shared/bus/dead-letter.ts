@@ -6,6 +6,7 @@ import {
   HEADER_SOURCE_PARTITION,
   HEADER_SOURCE_TOPIC,
   type IncomingMessage,
+  type OutgoingMessage,
   type Producer,
 } from './bus.js';
 
@@ -40,6 +41,23 @@ export async function deadLetter(producer: Producer, dlqTopic: string, msg: Inco
       },
     },
   ]);
+}
+
+/**
+ * A message that is refused before it is ever published (the follower's verification rejected its block) as its
+ * dead letter: the message as it would have been sent, plus `x-error-code` and `x-error-message`. It has no
+ * source topic, partition or offset, so those headers are absent.
+ */
+export function rejectedMessage(msg: OutgoingMessage, error: unknown): OutgoingMessage {
+  return {
+    key: msg.key,
+    value: msg.value,
+    headers: {
+      ...msg.headers,
+      [HEADER_ERROR_CODE]: errorCode(error),
+      [HEADER_ERROR_MESSAGE]: truncate(error instanceof Error ? error.message : String(error), DEAD_LETTER_MESSAGE_MAX),
+    },
+  };
 }
 
 /** Cuts `s` to at most `max` code units, ending with "…" when cut, never splitting a surrogate pair. */

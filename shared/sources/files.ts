@@ -7,26 +7,34 @@ import { prevBlockIds } from '../ton/records/block.js';
 import { shardHex } from '../ton/records/format.js';
 import { loadBlock } from '../ton/tlb/Block.js';
 import { shardId } from '../ton/tlb/ShardIdent.js';
-import type { BlockGroup, BlockId, BlockSource, RawBlock } from './source.js';
+import type { BlockGroup, BlockId, BlockSource, RawBlock, RejectedBlock } from './source.js';
+import { type BlockCandidate, type BlockVerificationError, blockKey, verifyCandidates } from './verify.js';
 
-/** What the index keeps of a block file: enough to order and link it without holding its bytes. */
-interface IndexedBlock {
+/** What the index keeps of a block file: enough to order, link and verify it without holding its bytes. */
+interface IndexedBlock extends BlockCandidate {
   file: string;
-  id: BlockId;
-  rootHash: Uint8Array;
-  fileHash: Uint8Array;
   genUtime: number;
-  prev: BlockId[];
-  /** Shard tips a masterchain block commits (empty for shard blocks). */
-  shardTips: BlockId[];
 }
 
-/** A unit of replay: a masterchain block with the shard blocks it commits, or a shard block on its own. */
+/**
+ * A unit of replay: a masterchain block with the shard blocks it commits, or a shard block on its own; plus the
+ * rejected files that claimed one of its blocks' ids.
+ */
 interface Unit {
   key: string;
   utime: number;
   mcSeqno: number | null;
   blocks: IndexedBlock[];
+  rejected: Array<{ block: IndexedBlock; error: BlockVerificationError }>;
+}
+
+/** How much of a directory could be verified (see {@link createFilesSource}). */
+export interface FilesVerification {
+  /** Blocks whose root hash a later accepted block states, and that match it. */
+  verified: number;
+  /** Blocks published without a stated hash: the newest masterchain block, shard blocks nothing in the directory commits. */
+  unverified: number;
+  rejected: number;
 }
 
 export interface FilesSourceOptions {
@@ -35,9 +43,15 @@ export interface FilesSourceOptions {
   onSkip?: (file: string, reason: string) => void;
   /** Called when a masterchain block commits a shard block the directory does not have. */
   onGap?: (missing: BlockId, committedBy: number) => void;
+  /** Called for each file that fails verification (it is not replayed; the follower dead-letters it). */
+  onReject?: (file: string, error: BlockVerificationError) => void;
+  /** Called for a further copy of a block (same root hash, different bytes): replayed once. */
+  onDuplicate?: (file: string, of: string) => void;
+  /** Called once the directory is indexed. */
+  onVerified?: (summary: FilesVerification) => void;
 }
 
-const idKey = (id: BlockId): string => `${id.workchain}:${id.shard}:${id.seqno}`;
+const idKey = blockKey;
 
 /**
  * Replays a directory of block BOCs (`--source files:DIR`): any mix of masterchain and shard blocks.
@@ -46,6 +60,19 @@ const idKey = (id: BlockId): string => `${id.workchain}:${id.shard}:${id.seqno}`
  * through prev links (block.tlb BlkPrevInfo, across splits and merges) that an earlier masterchain block did not
  * already commit. Shard blocks that no masterchain block in the directory commits are replayed on their own with
  * an unknown masterchain seqno. Units are ordered by generation time, which keeps every shard in seqno order.
+ *
+ * Before anything is replayed every block is verified against the root hash the chain states for its id
+ * (verify.ts): a masterchain block against the next masterchain block's `prev_ref`, a shard block against the
+ * ShardDescr of the masterchain block that commits it or the `prev_ref` of its verified successor. A file that
+ * fails, or one of two different files for an id nothing can decide between (a conflict), is not replayed: it comes
+ * in its unit's `rejected` list with the reason, for the dead-letter topic. What a directory cannot verify:
+ * - its newest masterchain block (no successor states its hash; it anchors the rest, as a liteserver source's first
+ *   block does), and any masterchain block right before a gap in the masterchain seqnos;
+ * - shard blocks that no masterchain block in the directory commits and no verified shard block names as its
+ *   predecessor: a directory of shard blocks alone is replayed unverified, except that two different files for one
+ *   id are still reported as a conflict and neither is replayed;
+ * - validator signatures: a consistent chain of forged blocks is accepted (a liteserver source does not check them
+ *   either).
  */
 export async function createFilesSource(opts: FilesSourceOptions): Promise<BlockSource> {
   const units = await indexDirectory(opts);
@@ -62,16 +89,17 @@ export async function createFilesSource(opts: FilesSourceOptions): Promise<Block
         if (signal.aborted) return;
         const u = units[i]!;
         const blocks: RawBlock[] = [];
-        for (const b of u.blocks) {
-          blocks.push({
-            id: b.id,
-            rootHash: b.rootHash,
-            fileHash: b.fileHash,
-            data: await readFile(path.join(opts.dir, b.file)),
-            mcSeqno: u.mcSeqno,
-          });
-        }
-        yield { mcSeqno: u.mcSeqno, blocks, checkpoint: JSON.stringify({ key: u.key }) };
+        const read = async (b: IndexedBlock): Promise<RawBlock> => ({
+          id: b.id,
+          rootHash: b.rootHash,
+          fileHash: b.fileHash,
+          data: await readFile(path.join(opts.dir, b.file)),
+          mcSeqno: u.mcSeqno,
+        });
+        for (const b of u.blocks) blocks.push(await read(b));
+        const rejected: RejectedBlock[] = [];
+        for (const r of u.rejected) rejected.push({ block: await read(r.block), error: r.error });
+        yield { mcSeqno: u.mcSeqno, blocks, checkpoint: JSON.stringify({ key: u.key }), ...(rejected.length > 0 ? { rejected } : {}) };
       }
     },
     async close() {},
@@ -80,7 +108,7 @@ export async function createFilesSource(opts: FilesSourceOptions): Promise<Block
 
 async function indexDirectory(opts: FilesSourceOptions): Promise<Unit[]> {
   const files = (await readdir(opts.dir)).filter((f) => f.endsWith('.boc')).sort();
-  const byId = new Map<string, IndexedBlock>();
+  const candidates: IndexedBlock[] = [];
   for (const file of files) {
     const bytes = await readFile(path.join(opts.dir, file));
     let indexed: IndexedBlock;
@@ -91,15 +119,25 @@ async function indexDirectory(opts: FilesSourceOptions): Promise<Unit[]> {
       opts.onSkip?.(file, e.message);
       continue;
     }
-    byId.set(idKey(indexed.id), indexed);
+    candidates.push(indexed);
   }
+  const verdict = verifyCandidates(candidates);
+  const byId = new Map<string, IndexedBlock>();
+  let verified = 0;
+  for (const [key, { block, stated }] of verdict.accepted) {
+    byId.set(key, block);
+    if (stated) verified++;
+  }
+  for (const d of verdict.duplicates) opts.onDuplicate?.(d.block.file, d.of.file);
+  for (const r of verdict.rejected) opts.onReject?.(r.block.file, r.error);
+  opts.onVerified?.({ verified, unverified: byId.size - verified, rejected: verdict.rejected.length });
 
   const masters = [...byId.values()].filter((b) => b.id.workchain === -1).sort((a, b) => a.id.seqno - b.id.seqno);
   const committed = new Set<string>();
   const units: Unit[] = [];
   for (const mc of masters) {
     const fresh: IndexedBlock[] = [];
-    const stack = [...mc.shardTips];
+    const stack = mc.shardTips.map((t) => t.id);
     const visited = new Set<string>();
     while (stack.length > 0) {
       const id = stack.pop()!;
@@ -114,17 +152,32 @@ async function indexDirectory(opts: FilesSourceOptions): Promise<Unit[]> {
         continue;
       }
       fresh.push(b);
-      stack.push(...b.prev);
+      stack.push(...b.prev.map((p) => p.id));
     }
     fresh.sort((a, b) => a.genUtime - b.genUtime || a.id.seqno - b.id.seqno);
     for (const b of fresh) committed.add(idKey(b.id));
     committed.add(idKey(mc.id));
-    units.push({ key: idKey(mc.id), utime: mc.genUtime, mcSeqno: mc.id.seqno, blocks: [...fresh, mc] });
+    units.push({ key: idKey(mc.id), utime: mc.genUtime, mcSeqno: mc.id.seqno, blocks: [...fresh, mc], rejected: [] });
   }
   for (const b of byId.values()) {
     if (committed.has(idKey(b.id))) continue;
-    units.push({ key: idKey(b.id), utime: b.genUtime, mcSeqno: null, blocks: [b] });
+    units.push({ key: idKey(b.id), utime: b.genUtime, mcSeqno: null, blocks: [b], rejected: [] });
   }
+  // A rejected file travels with the unit that replays its id's accepted block (so a resumed replay does not report
+  // it again), or, when no block of its id was accepted, in a unit of its own that replays nothing.
+  const unitOf = new Map<string, Unit>();
+  for (const u of units) for (const b of u.blocks) unitOf.set(idKey(b.id), u);
+  const orphans = new Map<string, Unit>();
+  for (const r of verdict.rejected) {
+    const key = idKey(r.block.id);
+    let u = unitOf.get(key) ?? orphans.get(key);
+    if (!u) {
+      u = { key: `rejected:${key}`, utime: r.block.genUtime, mcSeqno: null, blocks: [], rejected: [] };
+      orphans.set(key, u);
+    }
+    u.rejected.push(r);
+  }
+  units.push(...orphans.values());
   units.sort((a, b) => a.utime - b.utime || (a.mcSeqno === null ? 1 : 0) - (b.mcSeqno === null ? 1 : 0) || a.key.localeCompare(b.key));
   return units;
 }
@@ -135,11 +188,16 @@ function indexBlock(file: string, bytes: Uint8Array): IndexedBlock {
   boc.hashAll();
   const info = block.info;
   const id: BlockId = { workchain: info.shard.workchain, shard: shardHex(shardId(info.shard)), seqno: info.seqno };
-  const prev = prevBlockIds(block).map(({ workchain, shard, seqno }) => ({ workchain, shard, seqno }));
+  const prev = prevBlockIds(block).map(({ workchain, shard, seqno, ref }) => ({
+    id: { workchain, shard, seqno },
+    // Copies: the loaded fields are views into the file's bytes, which the index must not keep alive.
+    rootHash: ref.rootHash.slice(),
+    fileHash: ref.fileHash.slice(),
+  }));
   const shardTips = (block.extra.custom?.shardHashes ?? []).map((h) => ({
-    workchain: h.workchain,
-    shard: shardHex(h.shard),
-    seqno: h.descr.seqno,
+    id: { workchain: h.workchain, shard: shardHex(h.shard), seqno: h.descr.seqno },
+    rootHash: h.descr.rootHash.slice(),
+    fileHash: h.descr.fileHash.slice(),
   }));
   return {
     file,

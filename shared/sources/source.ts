@@ -32,6 +32,17 @@ export interface BlockGroup {
    * only once the group's blocks are published.
    */
   checkpoint: string;
+  /**
+   * Blocks the source holds but must not publish: they failed verification against the hash the chain states for
+   * their id (see verify.ts). The follower sends them to the dead-letter topic with their reason.
+   */
+  rejected?: RejectedBlock[];
+}
+
+export interface RejectedBlock {
+  block: RawBlock;
+  /** Why it was rejected: an error with a stable code (`BLOCK_HASH_MISMATCH`, `BLOCK_CONFLICT`). */
+  error: Error;
 }
 
 export interface BlockSource {

@@ -16,7 +16,7 @@ import {
   connectLiteserver,
   createLiteserverSource,
   parseGlobalConfig,
-} from '../../shared/sources/liteserver.js';
+} from '../../shared/sources/liteserver/index.js';
 import type { BlockGroup } from '../../shared/sources/source.js';
 import { Boc } from '../../shared/ton/boc/reader.js';
 import { Slice } from '../../shared/ton/boc/slice.js';

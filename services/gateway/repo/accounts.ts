@@ -1,4 +1,4 @@
-import { interfacesOf, parseWalletData, walletKind } from '../wallets.js';
+import { addressBookInterfaces as interfacesOf, parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
 import type { AccountStatus, Row } from './records.js';
 

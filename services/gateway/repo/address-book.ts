@@ -1,5 +1,5 @@
-import { friendlyAddress } from '../address.js';
-import { interfacesOf, isBounceable } from '../wallets.js';
+import { addressBookFriendly } from '../../../shared/ton/address.js';
+import { addressBookInterfaces as interfacesOf } from '../../../shared/ton/interfaces/wallets.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
 
 /** One address book entry (api-v3.md §0.5). `domain` stays null until DNS indexing exists. */
@@ -85,7 +85,7 @@ export async function readCodeHashes(db: DbCore, req: Req, accounts: readonly st
 /** The entry of a raw address whose code hash is known (null = none). */
 export function bookEntry(raw: string, codeHash: string | null, testnet: boolean): AddressBookRow {
   return {
-    user_friendly: friendlyAddress(raw, { bounceable: isBounceable(codeHash), testnet }) ?? 'addr_none',
+    user_friendly: addressBookFriendly(raw, codeHash, testnet),
     domain: null,
     interfaces: interfacesOf(codeHash),
   };

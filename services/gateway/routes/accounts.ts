@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isAddress, parseAddress } from '../address.js';
+import { isAddress, parseAddress } from '../../../shared/ton/address.js';
 import { ApiError } from '../errors.js';
 import { accountStateFull, codeHashesOf, latestStates, topAccountsByBalance, walletState } from '../repo/accounts.js';
 import { bookEntry, codeHashes } from '../repo/address-book.js';
-import { parseWalletData, walletKind } from '../wallets.js';
+import { parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
 import {
   AccountBalance,
   AccountStatesResponse,

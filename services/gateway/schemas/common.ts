@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddressParseError, parseAddress } from '../address.js';
+import { AddressParseError, parseAddress } from '../../../shared/ton/address.js';
 import { ParamError } from '../errors.js';
 import type { Direction, Sort } from '../repo/records.js';
 

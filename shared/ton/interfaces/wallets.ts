@@ -1,11 +1,12 @@
-import { Boc } from '../../shared/ton/boc/reader.js';
-import { Slice } from '../../shared/ton/boc/slice.js';
+import { Boc } from '../boc/reader.js';
+import { Slice } from '../boc/slice.js';
 
 /**
- * Contracts known by code hash (indexing-semantics §3.1, §5.5): the wallet types of walletStates /
+ * Wallets known by code hash (indexing-semantics §3.1, §5.5): the wallet types of walletStates /
  * walletInformation, the interfaces of the address book, and TON Center's bounceable rule. Hashes are standard
- * base64 as the store keeps them; the table was checked against the compiled wallet codes in the fixtures
- * (`contracts/*.code.boc`) and tongo's interface list (`contracts/tongo_interface_code_hashes.json`).
+ * base64 as the store keeps them; the table is checked against the compiled wallet codes in the fixtures
+ * (`contracts/*.code.boc`) and tongo's interface list (`contracts/tongo_interface_code_hashes.json`) by
+ * interfaces.test.ts. The wider table of contracts (jettons, NFTs, DNS, multisig, DEX) is code-hashes.ts.
  */
 
 export interface WalletKind {
@@ -36,7 +37,7 @@ export const WALLETS: ReadonlyMap<string, WalletKind> = new Map([
  * Other contracts recognised by code hash alone: highload and special wallets. They are not wallets for
  * walletStates (TON Center: "highload wallets are NOT wallets here") and their user-friendly form is bounceable.
  */
-const OTHER_INTERFACES: ReadonlyMap<string, string> = new Map([
+export const SPECIAL_WALLETS: ReadonlyMap<string, string> = new Map([
   ['2M27t58sXKpnesRQdwvgNRviHhJQSG3oXMUqoz3RZIQ=', 'wallet_highload_v1r1'],
   ['Dc7tISadZgE+lbGfu1xVpvAa2tQIN7qo5SHN46AqpGw=', 'wallet_highload_v1r2'],
   ['lJTRzI7fEvBWcaGpugmSEJbrUIEeGSTsZcPGKfu4CBI=', 'wallet_highload_v2'],
@@ -52,12 +53,16 @@ export function walletKind(codeHash: string | null | undefined): WalletKind | un
   return codeHash ? WALLETS.get(codeHash) : undefined;
 }
 
-/** Interfaces known from the code hash (sorted, as TON Center lists them); `[]` when unknown. */
-export function interfacesOf(codeHash: string | null | undefined): string[] {
+/**
+ * The address book's `interfaces` of a code hash as TON Center prints them by code-hash match: the wallet and
+ * special-wallet names; `[]` when unknown. (TON Center's get-method-based detection of other interfaces is not
+ * done here.)
+ */
+export function addressBookInterfaces(codeHash: string | null | undefined): string[] {
   if (!codeHash) return [];
   const w = WALLETS.get(codeHash);
   if (w) return [w.iface];
-  const other = OTHER_INTERFACES.get(codeHash);
+  const other = SPECIAL_WALLETS.get(codeHash);
   return other ? [other] : [];
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crc16, friendlyAddress, isAddress, parseAddress } from './address.js';
+import { AddressParseError, addressBookFriendly, crc16, friendlyAddress, isAddress, parseAddress, parseAddressForm, rawAddress } from './address.js';
 
 // Known pairs: the elector (explorers), ton-core's test links (MANIFEST.md), TON Center testnet address book entries
 // (fixtures/api-responses/toncenter_v3_testnet_transactions_axelar.json).
@@ -60,5 +60,34 @@ describe('addresses', () => {
 
   it('computes CRC-16/XMODEM', () => {
     expect(crc16(Buffer.from('123456789'))).toBe(0x31c3);
+  });
+
+  it('reads the flags of a user-friendly form: bounceable, test-only, url-safe', () => {
+    // tonweb / TON docs: "EQ…" bounceable mainnet, "UQ…" non-bounceable, "kQ…" / "0Q…" their testnet forms.
+    expect(parseAddressForm('Ef80UXx731GHxVr0-LYf3DIViMerdo3uJLAG3ykQZFjXz2kW').friendly).toEqual({ bounceable: true, testOnly: false, urlSafe: true });
+    expect(parseAddressForm('Ef80UXx731GHxVr0+LYf3DIViMerdo3uJLAG3ykQZFjXz2kW').friendly).toEqual({ bounceable: true, testOnly: false, urlSafe: false });
+    expect(parseAddressForm('kQANTS2w73WbiZX0cze0isYEYu7oWxrIoTK4Z9phO8OhRNAK').friendly).toMatchObject({ bounceable: true, testOnly: true });
+    expect(parseAddressForm('0QAf4PoOeCiJKMoFkIxhf7kL3H7d5CnhRsoEi9zTHIkOdvn3').friendly).toMatchObject({ bounceable: false, testOnly: true });
+    const raw = parseAddressForm(ELECTOR.toLowerCase());
+    expect(raw.friendly).toBeUndefined();
+    expect(raw.workchain).toBe(-1);
+    expect(Buffer.from(raw.hash).toString('hex')).toBe('33'.repeat(32));
+    expect(rawAddress(raw.workchain, raw.hash)).toBe(ELECTOR);
+    expect(() => rawAddress(0, new Uint8Array(31))).toThrow(AddressParseError);
+  });
+
+  it('prints standard base64 on request, which parses back to the same address', () => {
+    const std = friendlyAddress('-1:34517C7BDF5187C55AF4F8B61FDC321588C7AB768DEE24B006DF29106458D7CF', { bounceable: true, testnet: false, urlSafe: false });
+    expect(std).toBe('Ef80UXx731GHxVr0+LYf3DIViMerdo3uJLAG3ykQZFjXz2kW');
+  });
+
+  it('writes the address book form: non-bounceable for no code or a wallet code, bounceable otherwise, addr_none when unwritable', () => {
+    const a = '0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8';
+    // indexing-semantics §3.1: the v4r2 code hash is one of the eleven wallet codes; highload v3 is not.
+    expect(addressBookFriendly(a, '/rX/aCDi/w2Ug+fg1iyBfYRniftK5YDIeIZtlZ2r1cA=', false)).toBe(friendlyAddress(a, { bounceable: false, testnet: false }));
+    expect(addressBookFriendly(a, null, false)!.startsWith('UQ')).toBe(true);
+    expect(addressBookFriendly(a, 'EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', false)).toBe('EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N');
+    expect(addressBookFriendly(a, 'EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', true)!.startsWith('kQ')).toBe(true);
+    expect(addressBookFriendly('addr_var', null, false)).toBe('addr_none');
   });
 });

@@ -1,0 +1,35 @@
+/**
+ * The `liteserver` block source: follows mainnet or testnet through liteservers (ADNL over TCP, lite_api.tl),
+ * masterchain block after masterchain block, and yields with each one every shard block it commits.
+ *
+ * Split by concern: connection.ts (one ADNL connection; the only importer of `ton-lite-client`, house-style rule 4),
+ * pool.ts (rotation and backoff), verify.ts (served bytes against the requested id), walk.ts (the shard walk),
+ * checkpoint.ts, global-config.ts, source.ts (the follow loop). Everything the rest of tonflow sees is exported
+ * here: {@link BlockSource} plus a thin {@link LiteserverConnection} for diagnostics and tests.
+ *
+ * What is verified, and what is not:
+ * - every block's bytes are checked against the id they were asked for: file hash = sha256(bytes), root hash = the
+ *   representation hash of the BOC's root cell. A liteserver that serves other bytes is penalised, and the block is
+ *   fetched from another one; bytes that fail the check are never yielded.
+ * - shard block ids come from verified blocks only (the masterchain block's ShardHashes, then prev refs of verified
+ *   shard blocks), so every shard block is hash-chained to its masterchain block.
+ * - masterchain block N+1 must name block N (the one already published) as its prev block, so a liteserver cannot
+ *   splice in a block of another chain once the follower has a starting point.
+ * - NOT verified: validator signatures and Merkle proofs. The first masterchain block of a fresh start is trusted as
+ *   the liteserver reports it. Use liteservers you trust (`--liteserver-config`) if that matters.
+ */
+export {
+  BlockIntegrityError,
+  type FullBlockId,
+  type LiteserverEndpoint,
+  type LiteserverSource,
+  type LiteserverSourceOptions,
+  type LiteserverStatus,
+  LiteserverAnswerError,
+  LiteserverUnavailableError,
+  type SourceLogger,
+  type TonNetwork,
+} from './types.js';
+export { type ParsedGlobalConfig, bundledGlobalConfig, loadGlobalConfig, parseGlobalConfig } from './global-config.js';
+export { type ConnectOptions, type LiteserverConnection, type MasterchainInfo, type MasterchainInfoExt, connectLiteserver } from './connection.js';
+export { createLiteserverSource } from './source.js';

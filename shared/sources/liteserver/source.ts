@@ -1,0 +1,268 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { NonRetryableError } from '../../runtime/errors.js';
+import { prevBlockIds } from '../../ton/records/block.js';
+import { shardHex } from '../../ton/records/format.js';
+import type { BlockGroup, RawBlock } from '../source.js';
+import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
+import type { MasterchainInfo } from './connection.js';
+import { bundledGlobalConfig, parseGlobalConfig } from './global-config.js';
+import { Pool } from './pool.js';
+import { BlockIntegrityError, type FullBlockId, GLOBAL_ID, IntegrityFailure, type LiteserverSource, type LiteserverSourceOptions, MC_SHARD, type SourceLogger, WrongNetworkFailure } from './types.js';
+import { type VerifiedBlock, describeId, equalBytes, hex, verifyBlock } from './verify.js';
+import { alreadyCommitted, olderFirst, shardTips } from './walk.js';
+
+const SILENT: SourceLogger = { debug() {}, info() {}, warn() {} };
+
+/**
+ * Creates the liteserver block source. Nothing connects until `groups()` is iterated.
+ *
+ * Each group is one masterchain block N: the shard blocks committed by N and not by N-1 (found by walking prev
+ * refs back from N's shard tips, through splits and merges, to the tips N-1 committed), oldest first (every block
+ * after its parents), then N itself. The checkpoint is JSON (see {@link Checkpoint}); `groups(checkpoint)` resumes right after it.
+ *
+ * @example
+ * const source = createLiteserverSource({ network: 'mainnet', fromSeqno: null, logger: logger.child({ module: 'liteserver' }) });
+ * for await (const group of source.groups(await checkpoints.load(), shutdown.signal)) publish(group);
+ */
+export function createLiteserverSource(options: LiteserverSourceOptions): LiteserverSource {
+  const logger = options.logger ?? SILENT;
+  const globalId = GLOBAL_ID[options.network];
+  if (globalId === undefined) throw new NonRetryableError('LITESERVER_CONFIG_INVALID', `unknown network ${String(options.network)}`);
+  if (options.fromSeqno !== undefined && options.fromSeqno !== null && (!Number.isInteger(options.fromSeqno) || options.fromSeqno < 1)) {
+    throw new NonRetryableError('LITESERVER_CONFIG_INVALID', `fromSeqno must be a positive integer, got ${options.fromSeqno}`);
+  }
+  const maxWalk = options.maxShardBlocksPerGroup ?? 10_000;
+  let pool: Pool | null = null;
+  let zeroStateRootHash: Uint8Array | null = null;
+  let closed = false;
+
+  const getPool = async (): Promise<Pool> => {
+    if (pool) return pool;
+    const parsed = parseGlobalConfig(options.globalConfig ?? (await bundledGlobalConfig(options.network)));
+    zeroStateRootHash = parsed.zeroStateRootHash;
+    pool = new Pool(parsed.liteservers, {
+      queryTimeoutMs: options.queryTimeoutMs ?? 10_000,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+      backoffInitialMs: options.backoffInitialMs ?? 1_000,
+      backoffMaxMs: options.backoffMaxMs ?? 60_000,
+      pollIntervalMs: options.pollIntervalMs ?? 1_000,
+      maxIntegrityFailures: options.maxIntegrityFailures ?? Math.max(3, parsed.liteservers.length),
+      logger,
+    });
+    logger.info({ network: options.network, liteservers: parsed.liteservers.length }, 'liteserver source ready');
+    return pool;
+  };
+
+  /** Highest masterchain seqno some liteserver reported; avoids asking for the head before every block. */
+  let knownHead = 0;
+
+  const checkNetwork = (info: MasterchainInfo): void => {
+    if (zeroStateRootHash && !equalBytes(info.init.rootHash, zeroStateRootHash)) {
+      throw new WrongNetworkFailure(`zero state ${hex(info.init.rootHash)}, the config names ${hex(zeroStateRootHash)}`);
+    }
+  };
+
+  const headSeqno = async (p: Pool, signal: AbortSignal): Promise<number> => {
+    const info = await p.run(
+      'masterchain head',
+      async (c) => {
+        const i = await c.getMasterchainInfo();
+        checkNetwork(i);
+        return i;
+      },
+      signal,
+    );
+    knownHead = Math.max(knownHead, info.last.seqno);
+    return info.last.seqno;
+  };
+
+  /** Waits until some liteserver has masterchain block `seqno`: at the head, the next block is a gap to wait for. */
+  const waitForMc = async (p: Pool, seqno: number, signal: AbortSignal): Promise<void> => {
+    while (knownHead < seqno) {
+      if ((await headSeqno(p, signal)) >= seqno) return;
+      await delay(options.pollIntervalMs ?? 1_000, undefined, { signal });
+    }
+  };
+
+  /** Masterchain block `seqno`, looked up and fetched from one liteserver, chained to `prev` when known. */
+  const fetchMc = (p: Pool, seqno: number, prev: FullBlockId | null, signal: AbortSignal): Promise<VerifiedBlock> =>
+    p.run(
+      `(-1,${shardHex(MC_SHARD)},${seqno})`,
+      async (c) => {
+        const id = await c.lookupBlock({ workchain: -1, shard: MC_SHARD, seqno });
+        const { id: answered, data } = await c.getBlock(id);
+        const v = verifyBlock(id, answered, data, globalId);
+        if (prev) {
+          const ref = v.block.info.prevRef;
+          if (ref.afterMerge || ref.prev.seqno !== prev.seqno || !equalBytes(ref.prev.rootHash, prev.rootHash) || !equalBytes(ref.prev.fileHash, prev.fileHash)) {
+            throw new IntegrityFailure(`masterchain block ${seqno} does not follow the published block ${prev.seqno} (${hex(prev.rootHash)})`);
+          }
+        }
+        return v;
+      },
+      signal,
+    );
+
+  const fetchById = (p: Pool, id: FullBlockId, signal: AbortSignal): Promise<VerifiedBlock> =>
+    p.run(
+      describeId(id),
+      async (c) => {
+        const { id: answered, data } = await c.getBlock(id);
+        return verifyBlock(id, answered, data, globalId);
+      },
+      signal,
+    );
+
+  /**
+   * Every shard block reachable from `tips` by prev refs and not committed by `committed`, oldest first. Fetches run
+   * concurrently; the order is then fixed: a block comes after all of its parents, and among the blocks whose
+   * parents are out, the lowest start_lt goes first (logical time grows along every shard chain, so this is the
+   * order the blocks were made in), ties broken by workchain and shard so the same chain always gives the same group.
+   */
+  const walkShards = async (p: Pool, tips: FullBlockId[], committed: FullBlockId[], mcSeqno: number, signal: AbortSignal): Promise<VerifiedBlock[]> => {
+    const fetched = new Map<string, Promise<VerifiedBlock | null>>();
+    const key = (id: FullBlockId): string => `${id.workchain}:${id.shard}:${id.seqno}`;
+    const parents = (b: VerifiedBlock): FullBlockId[] =>
+      prevBlockIds(b.block).map((r) => ({ workchain: r.workchain, shard: BigInt(`0x${r.shard}`), seqno: r.seqno, rootHash: r.ref.rootHash, fileHash: r.ref.fileHash }));
+    const visit = (id: FullBlockId): Promise<VerifiedBlock | null> => {
+      // seqno 0 is a zero state, not a block: the walk of a brand-new workchain ends there.
+      if (id.seqno === 0 || alreadyCommitted(id, committed)) return Promise.resolve(null);
+      const k = key(id);
+      let f = fetched.get(k);
+      if (!f) {
+        if (fetched.size >= maxWalk) {
+          throw new NonRetryableError('LITESERVER_WALK_TOO_LONG', `masterchain block ${mcSeqno}: more than ${maxWalk} new shard blocks; refusing to walk further`);
+        }
+        f = fetchById(p, id, signal).then(async (b) => {
+          await Promise.all(parents(b).map(visit));
+          return b;
+        });
+        fetched.set(k, f);
+      }
+      return f;
+    };
+    await Promise.all(tips.map(visit));
+    const blocks = (await Promise.all(fetched.values())).filter((b): b is VerifiedBlock => b !== null);
+    const waiting = new Map(blocks.map((b) => [key(b.id), parents(b).filter((parent) => fetched.has(key(parent))).map(key)]));
+    const out: VerifiedBlock[] = [];
+    const done = new Set<string>();
+    while (out.length < blocks.length) {
+      let best: VerifiedBlock | null = null;
+      for (const b of blocks) {
+        if (done.has(key(b.id)) || !waiting.get(key(b.id))!.every((k) => done.has(k))) continue;
+        if (!best || olderFirst(b, best) < 0) best = b;
+      }
+      out.push(best!);
+      done.add(key(best!.id));
+    }
+    return out;
+  };
+
+  const raw = (v: VerifiedBlock, mcSeqno: number): RawBlock => ({
+    id: { workchain: v.id.workchain, shard: shardHex(v.id.shard), seqno: v.id.seqno },
+    rootHash: v.id.rootHash,
+    fileHash: v.id.fileHash,
+    data: v.data,
+    mcSeqno,
+  });
+
+  /** A masterchain block whose prev ref has been checked against the block before it, with the tips it commits. */
+  interface ChainedMc {
+    mc: VerifiedBlock;
+    checkpoint: Checkpoint;
+  }
+
+  async function* groups(checkpoint: string | null, outer: AbortSignal): AsyncGenerator<BlockGroup> {
+    if (closed) throw new NonRetryableError('SOURCE_CLOSED', 'liteserver source is closed');
+    const p = await getPool();
+    // Work fetched ahead must stop when the caller stops iterating, whether it aborts or just breaks out.
+    const stop = new AbortController();
+    const signal = AbortSignal.any([outer, stop.signal]);
+    try {
+      // `last`: the masterchain block the previous group ended with and the shard tips it committed.
+      let last: Checkpoint;
+      let first: VerifiedBlock | null = null;
+      const resume = checkpoint === null ? null : decodeCheckpoint(checkpoint);
+      if (resume !== null && typeof resume === 'object') {
+        last = resume;
+      } else if (typeof resume === 'number') {
+        await waitForMc(p, resume, signal);
+        const mc = await fetchMc(p, resume, null, signal);
+        last = { mc: mc.id, shards: shardTips(mc.block) };
+      } else {
+        const start = options.fromSeqno ?? (await headSeqno(p, signal));
+        await waitForMc(p, start, signal);
+        first = await fetchMc(p, start, null, signal);
+        // The first group holds what `start` commits beyond `start - 1`, so the walk needs `start - 1`'s tips; its
+        // id comes hash-chained from `start`'s prev ref. Before masterchain block 1 there is only the zero state.
+        const prevRef = first.block.info.prevRef;
+        if (prevRef.afterMerge) throw new BlockIntegrityError(`masterchain block ${start} claims a merge`);
+        const prevId: FullBlockId = { workchain: -1, shard: MC_SHARD, seqno: prevRef.prev.seqno, rootHash: prevRef.prev.rootHash, fileHash: prevRef.prev.fileHash };
+        const prevTips = prevId.seqno === 0 ? [] : shardTips((await fetchById(p, prevId, signal)).block);
+        last = { mc: prevId, shards: prevTips };
+        logger.info({ fromSeqno: start }, 'following the masterchain');
+      }
+
+      // Groups are prepared up to `prefetch` masterchain blocks ahead (only blocks some liteserver already reported,
+      // so at the head nothing is polled twice) and yielded strictly in order. Group N's walk needs only masterchain
+      // blocks N-1 and N, so walks of consecutive groups run concurrently and never overlap.
+      const window = Math.max(1, options.prefetch ?? 4);
+      const prepared: Array<Promise<{ group: BlockGroup; chained: ChainedMc }>> = [];
+      let prevChained: Promise<Checkpoint> = Promise.resolve(last);
+      let nextSeqno = last.mc.seqno + 1;
+      const prepare = (seqno: number): Promise<{ group: BlockGroup; chained: ChainedMc }> => {
+        const prev = prevChained;
+        const fetched =
+          first && first.id.seqno === seqno
+            ? Promise.resolve(first)
+            : (async () => {
+                await waitForMc(p, seqno, signal);
+                return fetchMc(p, seqno, null, signal);
+              })();
+        const chained = (async (): Promise<ChainedMc> => {
+          const [mc, before] = await Promise.all([fetched, prev]);
+          const ref = mc.block.info.prevRef;
+          const follows = !ref.afterMerge && ref.prev.seqno === before.mc.seqno && equalBytes(ref.prev.rootHash, before.mc.rootHash) && equalBytes(ref.prev.fileHash, before.mc.fileHash);
+          // Fetched ahead without its predecessor; if it does not chain, fetch it again with the check (and rotation).
+          const ok = follows ? mc : await fetchMc(p, seqno, before.mc, signal);
+          return { mc: ok, checkpoint: { mc: ok.id, shards: shardTips(ok.block) } };
+        })();
+        const group = (async () => {
+          const [c, before] = await Promise.all([chained, prev]);
+          const shardBlocks = await walkShards(p, c.checkpoint.shards, before.shards, seqno, signal);
+          const blocks = [...shardBlocks.map((b) => raw(b, seqno)), raw(c.mc, seqno)];
+          return { group: { mcSeqno: seqno, blocks, checkpoint: encodeCheckpoint(c.checkpoint) }, chained: c };
+        })();
+        // A prepared group may be abandoned (an earlier one failed, or the caller stopped): never an unhandled rejection.
+        fetched.catch(() => {});
+        chained.catch(() => {});
+        group.catch(() => {});
+        prevChained = chained.then((c) => c.checkpoint);
+        prevChained.catch(() => {});
+        return group;
+      };
+      for (;;) {
+        while (prepared.length === 0 || (prepared.length < window && nextSeqno <= knownHead)) prepared.push(prepare(nextSeqno++));
+        const { group } = await prepared.shift()!;
+        first = null;
+        yield group;
+        signal.throwIfAborted();
+      }
+    } catch (e) {
+      // Aborting is how the caller stops following: end the iteration quietly.
+      if (outer.aborted) return;
+      throw e;
+    } finally {
+      stop.abort();
+    }
+  }
+
+  return {
+    groups,
+    status: () => pool?.status() ?? [],
+    async close() {
+      closed = true;
+      pool?.close();
+    },
+  };
+}

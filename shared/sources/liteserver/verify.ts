@@ -1,0 +1,72 @@
+/** Verification of a served block against the id it was asked for, and the byte helpers the source shares. */
+import { createHash } from 'node:crypto';
+import { NonRetryableError } from '../../runtime/errors.js';
+import { Boc } from '../../ton/boc/reader.js';
+import { DecodeError } from '../../ton/errors.js';
+import { shardHex } from '../../ton/records/format.js';
+import { type Block, loadBlock } from '../../ton/tlb/Block.js';
+import { shardId } from '../../ton/tlb/ShardIdent.js';
+import { type FullBlockId, IntegrityFailure } from './types.js';
+
+export interface VerifiedBlock {
+  id: FullBlockId;
+  data: Uint8Array;
+  block: Block;
+}
+
+/**
+ * Checks that `data` is the block `id` names: sha256(data) = file hash, root cell hash = root hash, and the header
+ * agrees on workchain, shard and seqno. Only then is the block decoded (BlockInfo, and McBlockExtra for a
+ * masterchain block); the transactions are left to the decode stage.
+ */
+export function verifyBlock(id: FullBlockId, answered: FullBlockId, data: Uint8Array, globalId: number): VerifiedBlock {
+  if (!sameId(id, answered)) throw new IntegrityFailure(`asked for ${describeId(id)}, got ${describeId(answered)}`);
+  const fileHash = createHash('sha256').update(data).digest();
+  if (!equalBytes(fileHash, id.fileHash)) throw new IntegrityFailure(`file hash ${hex(fileHash)} != ${hex(id.fileHash)}`);
+  let boc: Boc;
+  try {
+    boc = Boc.parse(data);
+  } catch (e) {
+    throw new IntegrityFailure(`not a valid BOC: ${(e as Error).message}`);
+  }
+  const rootHash = boc.hash(boc.root);
+  if (!equalBytes(rootHash, id.rootHash)) throw new IntegrityFailure(`root hash ${hex(rootHash)} != ${hex(id.rootHash)}`);
+  // The bytes are the block the id names; a decode failure from here on is ours (or a format change), not the
+  // liteserver's, and retrying will not change it: DecodeError is not retryable.
+  let block: Block;
+  try {
+    block = loadBlock(boc);
+  } catch (e) {
+    if (e instanceof DecodeError) throw e;
+    throw new NonRetryableError('BLOCK_UNDECODABLE', `${describeId(id)}: ${(e as Error).message}`, { cause: e });
+  }
+  const info = block.info;
+  if (info.shard.workchain !== id.workchain || shardId(info.shard) !== id.shard || info.seqno !== id.seqno) {
+    throw new IntegrityFailure(`header says ${info.shard.workchain}:${shardHex(shardId(info.shard))}:${info.seqno}`);
+  }
+  if (block.globalId !== globalId) {
+    throw new NonRetryableError(
+      'LITESERVER_WRONG_NETWORK',
+      `${describeId(id)} has global_id ${block.globalId}, expected ${globalId}: the liteservers serve another network than configured`,
+    );
+  }
+  return { id, data, block };
+}
+
+function sameId(a: FullBlockId, b: FullBlockId): boolean {
+  return a.workchain === b.workchain && a.shard === b.shard && a.seqno === b.seqno && equalBytes(a.rootHash, b.rootHash) && equalBytes(a.fileHash, b.fileHash);
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function hex(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
+export function describeId(id: { workchain: number; shard: bigint; seqno: number }): string {
+  return `(${id.workchain},${shardHex(id.shard)},${id.seqno})`;
+}
