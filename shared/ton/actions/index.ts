@@ -1,0 +1,17 @@
+import { Classifier, type Family, jettonFamily } from './classify.js';
+import type { InterfaceRepository } from './interfaces.js';
+
+export { Classifier, type Family } from './classify.js';
+export type { ActionRow } from './row.js';
+export { rowToJson } from './row.js';
+export type { InterfaceRepository, AccountInterfaces } from './interfaces.js';
+export type { Trace } from './trace.js';
+export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
+
+/** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
+export const ALL_FAMILIES: Family[] = [jettonFamily];
+
+/** A classifier with every family, answering interface questions from `repo`. */
+export function createClassifier(repo: InterfaceRepository): Classifier {
+  return new Classifier(repo, ALL_FAMILIES);
+}
