@@ -1,5 +1,5 @@
 import { loadTransferComment } from '../bodies/TextComment.js';
-import { bodySlice, decodeComment } from '../bodies/cell.js';
+import { decodeComment } from '../bodies/cell.js';
 import { Block } from './block.js';
 import type { EventNode } from './trace.js';
 
@@ -40,7 +40,7 @@ export class TonTransferBlock extends Block {
     let encrypted = false;
     let comment: string | null = null;
     try {
-      const c = loadTransferComment(bodySlice(node.message.body ?? ''));
+      const c = loadTransferComment(node.body());
       encrypted = c.encrypted;
       if (c.comment !== null) comment = encrypted ? Buffer.from(c.comment).toString('base64') : decodeComment(c.comment);
     } catch {

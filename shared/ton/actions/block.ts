@@ -1,4 +1,3 @@
-import { bodySlice } from '../bodies/cell.js';
 import type { Slice } from '../boc/slice.js';
 import type { EventNode } from './trace.js';
 
@@ -25,6 +24,8 @@ export class Block {
   maxUtime = 0;
   /** tx lt of the first node: orders blocks when merging. */
   minLtWithoutInitiating = 0n;
+  /** Accounts deployed by this block's transactions (merged blocks take those of the blocks after them). */
+  deployments = new Set<string>();
 
   constructor(
     /** Internal block type (`jetton_transfer`, `tonstakers_deposit`, `root`, ...). */
@@ -37,10 +38,11 @@ export class Block {
     if (nodes.length > 0) {
       const n = nodes[0]!;
       this.minLt = n.lt;
-      this.maxLt = BigInt(n.tx.lt);
+      this.maxLt = n.txLt;
       this.minUtime = n.utime;
       this.maxUtime = n.tx.now;
-      this.minLtWithoutInitiating = BigInt(n.tx.lt);
+      this.minLtWithoutInitiating = n.txLt;
+      for (const x of nodes) if (x.tx.orig_status !== 'active' && x.tx.end_status === 'active') this.deployments.add(x.tx.account);
     }
     if (nodes.length === 1) this.initiatingNode = nodes[0]!.parent;
   }
@@ -56,7 +58,7 @@ export class Block {
 
   /** The first node's message body. */
   body(): Slice {
-    return bodySlice(this.nodes[0]!.message.body!);
+    return this.nodes[0]!.body();
   }
 
   get message() {
@@ -65,6 +67,23 @@ export class Block {
 
   get node(): EventNode {
     return this.nodes[0]!;
+  }
+
+  /** Puts `block` between this block and `next` (TON Center `insert_between`). */
+  insertBetween(next: Block[], block: Block): void {
+    for (const child of this.children) {
+      for (const n of next) {
+        const i = child.next.indexOf(n);
+        if (i >= 0) {
+          child.next.splice(i, 1);
+          child.next.push(block);
+        }
+      }
+    }
+    this.next = this.next.filter((n) => !next.includes(n));
+    for (const n of next) for (const c of n.children) if (c.previous === n) c.previous = block;
+    this.connect(block);
+    for (const n of next) block.connect(n);
   }
 
   topmost(): Block {
@@ -88,7 +107,7 @@ export class Block {
       const lt = n.lt;
       if (minLt === null || lt < minLt) minLt = lt;
       if (n.utime < minU) minU = n.utime;
-      const tlt = BigInt(n.tx.lt);
+      const tlt = n.txLt;
       if (maxLt === null || tlt > maxLt) maxLt = tlt;
       if (n.tx.now > maxU) maxU = n.tx.now;
     }
@@ -137,6 +156,7 @@ export class Block {
     }
     for (const b of earliest.findNext((x) => toMerge.includes(x), -1, true, true)) {
       this.next.push(b);
+      for (const d of b.deployments) this.deployments.add(d);
       b.previous = this;
     }
     this.previous = earliest.previous;

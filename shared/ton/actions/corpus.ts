@@ -1,3 +1,4 @@
+import { NonRetryableError } from '../../runtime/errors.js';
 import type { AccountInterfaces, InterfaceRepository } from './interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from './trace.js';
 
@@ -6,10 +7,10 @@ import type { Trace, TraceMessage, TraceTransaction } from './trace.js';
  * messages and bodies, and the interfaces detected on each account) → the classifier's input and an interface
  * repository answering from the recording.
  */
-export class CorpusFormatError extends Error {
-  override readonly name = 'CorpusFormatError';
-  readonly code = 'CORPUS_FORMAT';
-  readonly retryable = false;
+export class CorpusFormatError extends NonRetryableError {
+  constructor(message: string) {
+    super('CORPUS_FORMAT', message);
+  }
 }
 
 type Json = Record<string, any>;
@@ -105,10 +106,10 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
       if (s) {
         out[key] = {
           address: s.address ?? addr,
-          marketplace: s.marketplace_address ?? null,
-          nft: s.nft_address ?? null,
-          owner: s.nft_owner_address ?? null,
-          fullPrice: big(s.full_price),
+          marketplace: s.marketplace_address ?? s.mp_addr ?? null,
+          nft: s.nft_address ?? s.nft_addr ?? null,
+          owner: s.nft_owner_address ?? s.nft_owner ?? null,
+          fullPrice: big(s.full_price ?? s.last_bid),
           marketplaceFee: big(s.marketplace_fee),
           royaltyAmount: big(s.royalty_amount),
           marketplaceFeeAddress: s.marketplace_fee_address ?? null,

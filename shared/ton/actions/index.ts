@@ -1,5 +1,6 @@
 import { Classifier, type Family, jettonFamily } from './classify.js';
 import type { InterfaceRepository } from './interfaces.js';
+import { nftFamily } from './nft.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -9,7 +10,7 @@ export type { Trace } from './trace.js';
 export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {

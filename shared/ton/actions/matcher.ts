@@ -276,3 +276,13 @@ export function findCall(blocks: Block[], op: number): CallContractBlock | null 
 export function findCalls(blocks: Block[], op: number): CallContractBlock[] {
   return blocks.filter((b): b is CallContractBlock => b instanceof CallContractBlock && b.op === op);
 }
+
+/** The block labelled `label` among `blocks` (TON Center `get_labeled`). */
+export function getLabeled(label: string, blocks: Block[]): Block | null {
+  for (const b of blocks) if (b instanceof LabelBlock && b.label === label) return b.block;
+  return null;
+}
+
+export function getAllLabeled(label: string, blocks: Block[]): Block[] {
+  return blocks.filter((b): b is LabelBlock => b instanceof LabelBlock && b.label === label).map((b) => b.block);
+}

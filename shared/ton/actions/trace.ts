@@ -1,3 +1,7 @@
+import { NonRetryableError } from '../../runtime/errors.js';
+import { Boc } from '../boc/reader.js';
+import { Slice } from '../boc/slice.js';
+
 /**
  * The classifier's input: one complete trace as TON Center stores it (trace row, its transactions, each with its
  * messages and their bodies), and the tree of event nodes the matchers walk (indexing-semantics §6, actions.md
@@ -60,6 +64,11 @@ export class EventNode {
   parent: EventNode | null = null;
   readonly children: EventNode[] = [];
   failed: boolean;
+  /** lt of the message's creation (the transaction's lt for external-in and tick-tock). */
+  readonly lt: bigint;
+  readonly txLt: bigint;
+  readonly utime: number;
+  private boc: Boc | null = null;
 
   constructor(
     readonly message: TraceMessage,
@@ -69,22 +78,21 @@ export class EventNode {
     readonly ghost = false,
   ) {
     this.failed = tx.aborted;
+    this.txLt = BigInt(tx.lt);
+    const created = !isTickTock && message.created_lt !== null;
+    this.lt = created ? BigInt(message.created_lt!) : this.txLt;
+    this.utime = created ? message.created_at! : tx.now;
+  }
+
+  /** The message body's root slice (the BOC is parsed once per node). */
+  body(): Slice {
+    if (this.boc === null) this.boc = Boc.parse(Buffer.from(this.message.body ?? '', 'base64'));
+    return new Slice(this.boc, this.boc.root);
   }
 
   /** Unsigned 32-bit opcode or null. */
   get opcode(): number | null {
     return this.message.opcode === null || this.message.opcode === undefined ? null : this.message.opcode >>> 0;
-  }
-
-  /** lt of the message's creation (the transaction's lt for external-in and tick-tock). */
-  get lt(): bigint {
-    if (this.isTickTock) return BigInt(this.tx.lt);
-    return this.message.created_lt !== null ? BigInt(this.message.created_lt) : BigInt(this.tx.lt);
-  }
-
-  get utime(): number {
-    if (this.isTickTock) return this.tx.now;
-    return this.message.created_lt !== null ? this.message.created_at! : this.tx.now;
   }
 
   get txHash(): string {
@@ -97,10 +105,10 @@ export class EventNode {
   }
 }
 
-export class TraceShapeError extends Error {
-  override readonly name = 'TraceShapeError';
-  readonly code = 'TRACE_SHAPE';
-  readonly retryable = false;
+export class TraceShapeError extends NonRetryableError {
+  constructor(message: string) {
+    super('TRACE_SHAPE', message);
+  }
 }
 
 /**
@@ -134,7 +142,8 @@ export function toTree(txs: TraceTransaction[]): EventNode {
     const inMsg = tx.messages.find((m) => m.direction === 'in');
     if (inMsg) byInMsg.set(inMsg.msg_hash, tx);
   }
-  const sorted = [...txs].sort((a, b) => (BigInt(b.lt) > BigInt(a.lt) ? 1 : BigInt(b.lt) < BigInt(a.lt) ? -1 : 0));
+  const lts = new Map(txs.map((t) => [t, BigInt(t.lt)]));
+  const sorted = [...txs].sort((a, b) => (lts.get(b)! > lts.get(a)! ? 1 : lts.get(b)! < lts.get(a)! ? -1 : 0));
   for (const tx of sorted) {
     const n = nodeOf(tx);
     for (const m of tx.messages) {
