@@ -2,6 +2,7 @@ import { Classifier, type Family, jettonFamily } from './classify.js';
 import type { InterfaceRepository } from './interfaces.js';
 import { nftFamily } from './nft.js';
 import { swapFamily } from './swaps.js';
+import { tgbtcFamily } from './tgbtc.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -11,7 +12,7 @@ export type { Trace } from './trace.js';
 export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {

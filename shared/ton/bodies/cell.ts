@@ -17,8 +17,19 @@ export function bodySlice(bocBase64: string): Slice {
   return new Slice(boc, boc.root);
 }
 
-/** `MsgAddress` as TON Center writes it in an action: raw upper-case for addr_std, null otherwise. */
+/**
+ * `MsgAddress` as TON Center's classifier writes it in an action: raw upper-case for addr_std, null otherwise.
+ * Unlike a message's own addresses (indexing-semantics §3.1), an anycast prefix is skipped, not applied: the
+ * classifier reads body addresses with pytoniq, which ignores anycast.
+ */
 export function loadAddr(s: Slice): string | null {
+  const tag = s.preloadUint(2);
+  if (tag === 2) {
+    s.skip(2);
+    if (s.loadBit()) s.skip(s.loadUint(5));
+    const wc = s.loadInt(8);
+    return rawAddress(wc, s.loadBytes(32));
+  }
   const a = loadMsgAddress(s);
   return a.type === 'std' ? rawAddress(a.workchain, a.hash) : null;
 }
