@@ -119,7 +119,7 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
     }
     const dp = v?.DedustPool;
     if (dp) out.dedustPool = { address: addr, assets: (dp.assets ?? []).map((a: Json) => (a.is_ton ? null : a.address)) };
-    if (v?.data_boc?.data_boc) out.dataBoc = v.data_boc.data_boc;
+    if (v?.data_boc) out.extra = { data_boc: v.data_boc };
     table.set(addr, out);
   }
   return { trace, repo: (a) => table.get(a) };

@@ -3,6 +3,7 @@ import type { InterfaceRepository } from './interfaces.js';
 import { nftFamily } from './nft.js';
 import { swapFamily } from './swaps.js';
 import { tgbtcFamily } from './tgbtc.js';
+import { jvaultFamily } from './jvault.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -12,7 +13,7 @@ export type { Trace } from './trace.js';
 export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {

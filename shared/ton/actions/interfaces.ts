@@ -38,8 +38,11 @@ export interface AccountInterfaces {
   nftSale?: NftSaleInfo;
   nftAuction?: NftSaleInfo;
   dedustPool?: { address: string; assets: (string | null)[] };
-  /** Account data BOC (base64), for contracts the classifier reads state of. */
-  dataBoc?: string;
+  /**
+   * Extra facts read from an account's state, by request name (TON Center `get_extra_data`): `data_boc` is
+   * `{data_boc: <base64 BOC>, ...}` plus fields decoded from it (a JVault pool's `lock_wallet_address`).
+   */
+  extra?: Record<string, Record<string, unknown>>;
 }
 
 /** `(address) => interfaces`: raw upper-case address in, what is known about it out (undefined: nothing). */
