@@ -4,6 +4,7 @@ import { nftFamily } from './nft.js';
 import { swapFamily } from './swaps.js';
 import { tgbtcFamily } from './tgbtc.js';
 import { jvaultFamily } from './jvault.js';
+import { evaaFamily } from './evaa.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -13,7 +14,7 @@ export type { Trace } from './trace.js';
 export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {

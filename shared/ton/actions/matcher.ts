@@ -286,3 +286,16 @@ export function getLabeled(label: string, blocks: Block[]): Block | null {
 export function getAllLabeled(label: string, blocks: Block[]): Block[] {
   return blocks.filter((b): b is LabelBlock => b instanceof LabelBlock && b.label === label).map((b) => b.block);
 }
+
+/**
+ * TON Center's `ExclusiveOrMatcher`: its own test accepts a block only when exactly one alternative does, but
+ * building tries the alternatives in order like {@link OrMatcher} (that test is consulted only by an enclosing
+ * matcher that asks for it).
+ */
+export class ExclusiveOrMatcher extends OrMatcher {
+  override testSelf(b: Block): boolean {
+    let n = 0;
+    for (const m of this.alternatives) if (m.testSelf(b)) n++;
+    return n === 1;
+  }
+}
