@@ -117,6 +117,7 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
         };
       }
     }
+    if (v?.NominatorPool) out.nominatorPool = true;
     const dp = v?.DedustPool;
     if (dp) out.dedustPool = { address: addr, assets: (dp.assets ?? []).map((a: Json) => (a.is_ton ? null : a.address)) };
     if (v?.data_boc) out.extra = { data_boc: v.data_boc };

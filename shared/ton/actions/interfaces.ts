@@ -37,6 +37,8 @@ export interface AccountInterfaces {
   nftItem?: NftItemInfo;
   nftSale?: NftSaleInfo;
   nftAuction?: NftSaleInfo;
+  /** A nominator pool (TON Whales-style `d` / `w` comments). */
+  nominatorPool?: boolean;
   dedustPool?: { address: string; assets: (string | null)[] };
   /**
    * Extra facts read from an account's state, by request name (TON Center `get_extra_data`): `data_boc` is
