@@ -7,34 +7,51 @@ import type { EventNode } from './trace.js';
  * a containment tree (`parent` / `children`), the shape TON Center's classifier works on (actions.md, step 2).
  */
 export class Block {
-  nodes: EventNode[];
-  children: Block[] = [];
-  next: Block[] = [];
-  previous: Block | null = null;
-  parent: Block | null = null;
-  failed = false;
-  broken = false;
+  /*
+   * Fields are declared, then assigned in the constructor: class-field initializers define properties, and with
+   * the many subclasses sharing this constructor that define is megamorphic and costs more than the matching.
+   */
+  declare type: string;
+  declare data: any;
+  declare nodes: EventNode[];
+  declare children: Block[];
+  declare next: Block[];
+  declare previous: Block | null;
+  declare parent: Block | null;
+  declare failed: boolean;
+  declare broken: boolean;
   /** Transient blocks (labels) mark a matched block for a builder and are never merged in. */
-  transient = false;
-  ghost = false;
-  initiatingNode: EventNode | null = null;
-  minLt = 0n;
-  maxLt = 0n;
-  minUtime = 0;
-  maxUtime = 0;
+  declare transient: boolean;
+  declare ghost: boolean;
+  declare initiatingNode: EventNode | null;
+  declare minLt: bigint;
+  declare maxLt: bigint;
+  declare minUtime: number;
+  declare maxUtime: number;
   /** tx lt of the first node: orders blocks when merging. */
-  minLtWithoutInitiating = 0n;
+  declare minLtWithoutInitiating: bigint;
   /** Accounts deployed by this block's transactions (merged blocks take those of the blocks after them). */
-  deployments = new Set<string>();
+  declare deployments: string[];
 
   constructor(
     /** Internal block type (`jetton_transfer`, `tonstakers_deposit`, `root`, ...). */
-    public type: string,
+    type: string,
     nodes: EventNode[],
-    public data: any = null,
+    data: any = null,
   ) {
+    this.type = type;
+    this.data = data;
     this.nodes = nodes;
-    if (nodes.length === 1 && nodes[0]!.ghost) this.ghost = true;
+    this.children = [];
+    this.next = [];
+    this.previous = null;
+    this.parent = null;
+    this.failed = false;
+    this.broken = false;
+    this.transient = false;
+    this.ghost = nodes.length === 1 && nodes[0]!.ghost;
+    this.initiatingNode = nodes.length === 1 ? nodes[0]!.parent : null;
+    this.deployments = [];
     if (nodes.length > 0) {
       const n = nodes[0]!;
       this.minLt = n.lt;
@@ -42,9 +59,14 @@ export class Block {
       this.minUtime = n.utime;
       this.maxUtime = n.tx.now;
       this.minLtWithoutInitiating = n.txLt;
-      for (const x of nodes) if (x.tx.orig_status !== 'active' && x.tx.end_status === 'active') this.deployments.add(x.tx.account);
+      for (const x of nodes) if (x.tx.orig_status !== 'active' && x.tx.end_status === 'active' && !this.deployments.includes(x.tx.account)) this.deployments.push(x.tx.account);
+    } else {
+      this.minLt = 0n;
+      this.maxLt = 0n;
+      this.minUtime = 0;
+      this.maxUtime = 0;
+      this.minLtWithoutInitiating = 0n;
     }
-    if (nodes.length === 1) this.initiatingNode = nodes[0]!.parent;
   }
 
   get opcode(): number | null {
@@ -134,10 +156,10 @@ export class Block {
 
   *bfs(includeSelf = true): Iterable<Block> {
     const queue: Block[] = includeSelf ? [this] : [...this.next];
-    while (queue.length > 0) {
-      const cur = queue.shift()!;
+    for (let i = 0; i < queue.length; i++) {
+      const cur = queue[i]!;
       yield cur;
-      queue.push(...cur.next);
+      for (const n of cur.next) queue.push(n);
     }
   }
 
@@ -156,7 +178,7 @@ export class Block {
     }
     for (const b of earliest.findNext((x) => toMerge.includes(x), -1, true, true)) {
       this.next.push(b);
-      for (const d of b.deployments) this.deployments.add(d);
+      for (const d of b.deployments) if (!this.deployments.includes(d)) this.deployments.push(d);
       b.previous = this;
     }
     this.previous = earliest.previous;

@@ -108,9 +108,20 @@ export class Classifier {
   }
 }
 
+/**
+ * Each matcher in turn over the top-level blocks in breadth-first order. The queue takes a block's next blocks
+ * after the matcher has run on it, so blocks a match produced are seen by the next matcher, as in TON Center.
+ */
 function runMatchers(root: Block, matchers: Matcher[]): void {
+  const queue: Block[] = [];
   for (const m of matchers) {
-    for (const b of root.bfs()) if (b.parent === null) m.tryBuild(b);
+    queue.length = 0;
+    queue.push(root);
+    for (let i = 0; i < queue.length; i++) {
+      const b = queue[i]!;
+      if (b.parent === null) m.tryBuild(b);
+      for (const n of b.next) queue.push(n);
+    }
   }
 }
 

@@ -35,10 +35,10 @@ class NftMintMatcher extends Matcher {
     super();
   }
   override testSelf(b: Block): boolean {
-    return b.deployments.size === 1;
+    return b.deployments.length === 1;
   }
   override build(block: Block): Block[] | null {
-    const address = [...block.deployments][0]!;
+    const address = block.deployments[0]!;
     const item = nftItem(this.repo, address);
     if (item === null) return [];
     const nb = new NftMintBlock('nft_mint', [], {
