@@ -27,7 +27,8 @@ function flag(args: string[], name: string): string | undefined {
 const BENCH_USAGE =
   'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
-  '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]';
+  '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
+  '\n       tonflow bench traces [--json] [--seconds N]';
 
 /** Runs `bench <which> [options]`; `repoRoot` is the checkout whose bench/RESULTS.md and ../shared fixtures are used. */
 export async function runBench(args: string[], repoRoot: string): Promise<number> {
@@ -35,6 +36,7 @@ export async function runBench(args: string[], repoRoot: string): Promise<number
   if (which === 'ingest') return benchIngest(opts, repoRoot);
   if (which === 'api') return benchApi(opts, repoRoot);
   if (which === 'devnet') return benchDevnet(opts, repoRoot);
+  if (which === 'traces') return (await import('./traces.js')).benchTracesCommand(opts, repoRoot);
   if (which !== 'decode') throw new BenchUsageError(BENCH_USAGE);
   const json = opts.includes('--json');
   const seconds = Number(flag(opts, '--seconds') ?? '5');

@@ -26,6 +26,8 @@ commands:
   devnet export --transactions N --out DIR [--devnet-tps N] [--block-ms MS] [--devnet-traffic PROFILE] [--seed S]
                                 run a fresh local devnet (real TVM) and write its block BOCs to DIR (for --source files:DIR)
   decode-block FILE.boc         decode a block BOC to {"block": <v3 Block>, "transactions": [<v3 Transaction>...]}
+  classify-trace --format toncenter-corpus FILE.json...
+                                classify recorded traces: one {"file", "actions": [<action rows>]} line per file
   bench ...                     benchmarks, from a source checkout after \`npm run build:bench\` (or \`npm run bench -- ...\`):
   bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
@@ -47,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'decode-block':
       return decodeBlockCommand(rest);
+    case 'classify-trace':
+      return (await import('./classify/cli.js')).classifyTraceCommand(rest);
     case 'devnet':
       return devnetCommand(rest);
     case 'bench':

@@ -1,0 +1,27 @@
+import { Classifier, type Family, jettonFamily } from './classify.js';
+import type { InterfaceRepository } from './interfaces.js';
+import { nftFamily } from './nft.js';
+import { swapFamily } from './swaps.js';
+import { tgbtcFamily } from './tgbtc.js';
+import { jvaultFamily } from './jvault.js';
+import { evaaFamily } from './evaa.js';
+import { cocoonFamily } from './cocoon.js';
+import { vestingFamily } from './vesting.js';
+import { stakingFamily } from './staking.js';
+import { dedustLiquidityFamily } from './dedust-liquidity.js';
+import { ethenaFamily } from './ethena.js';
+
+export { Classifier, type Family } from './classify.js';
+export type { ActionRow } from './row.js';
+export { rowToJson } from './row.js';
+export type { InterfaceRepository, AccountInterfaces } from './interfaces.js';
+export type { Trace } from './trace.js';
+export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
+
+/** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily];
+
+/** A classifier with every family, answering interface questions from `repo`. */
+export function createClassifier(repo: InterfaceRepository): Classifier {
+  return new Classifier(repo, ALL_FAMILIES);
+}

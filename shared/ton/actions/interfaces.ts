@@ -1,0 +1,61 @@
+/**
+ * What the classifier needs to know about accounts: the interfaces detected on them (by code hash) and the few
+ * fields read from their state. The classifier depends only on this lookup; shared/ton/interfaces (code-hash
+ * detection) or a recorded trace's interface table provides it.
+ */
+export interface JettonWalletInfo {
+  address: string;
+  owner: string;
+  jetton: string;
+  balance?: bigint | null;
+}
+
+export interface NftItemInfo {
+  address: string;
+  index: bigint | null;
+  collection: string | null;
+  owner: string | null;
+  init?: boolean;
+  /** TON DNS / Telegram usernames: the item's domain, when known. */
+  domain?: string | null;
+}
+
+export interface NftSaleInfo {
+  address: string;
+  marketplace: string | null;
+  nft: string | null;
+  owner: string | null;
+  fullPrice: bigint | null;
+  marketplaceFee?: bigint | null;
+  royaltyAmount?: bigint | null;
+  marketplaceFeeAddress?: string | null;
+  royaltyAddress?: string | null;
+}
+
+export interface AccountInterfaces {
+  jettonWallet?: JettonWalletInfo;
+  nftItem?: NftItemInfo;
+  nftSale?: NftSaleInfo;
+  nftAuction?: NftSaleInfo;
+  /** A nominator pool (TON Whales-style `d` / `w` comments). */
+  nominatorPool?: boolean;
+  dedustPool?: { address: string; assets: (string | null)[] };
+  /**
+   * Extra facts read from an account's state, by request name (TON Center `get_extra_data`): `data_boc` is
+   * `{data_boc: <base64 BOC>, ...}` plus fields decoded from it (a JVault pool's `lock_wallet_address`).
+   */
+  extra?: Record<string, Record<string, unknown>>;
+}
+
+/** `(address) => interfaces`: raw upper-case address in, what is known about it out (undefined: nothing). */
+export type InterfaceRepository = (address: string) => AccountInterfaces | undefined;
+
+export function jettonWallet(repo: InterfaceRepository, address: string | null | undefined): JettonWalletInfo | null {
+  if (!address) return null;
+  return repo(address)?.jettonWallet ?? null;
+}
+
+export function nftItem(repo: InterfaceRepository, address: string | null | undefined): NftItemInfo | null {
+  if (!address) return null;
+  return repo(address)?.nftItem ?? null;
+}

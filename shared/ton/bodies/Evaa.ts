@@ -1,0 +1,111 @@
+import type { Slice } from '../boc/slice.js';
+import { loadAddr, refSlice } from './cell.js';
+
+/**
+ * EVAA lending protocol messages (evaa-protocol schema.tlb): `supply_master#00000001 query_id:uint64
+ * include_user_code:BoolExtended(int2) supply_amount:uint64 recipient_address:MsgAddressInt ...` (TON) or, as a
+ * jetton forward payload, `supply_master#00000001 include_user_code:int2 recipient_address:MsgAddressInt ...`;
+ * `withdraw_master#00000002 query_id asset_id:uint256 amount:uint64 recipient_address`; `liquidate_master#00000003
+ * query_id borrower liquidator collateral_asset_id:uint256 min_collateral_amount:uint64 include_user_code:int2
+ * liquidate_incoming_amount:uint64`; to a user contract (after a header `user_version:Coins upgrade_info:(Maybe
+ * ^Cell) upgrade_exec:uint2`) `supply_user#11`, `withdraw_user#21`, `liquidate_user#31`; results
+ * `supply_success#11a query_id owner asset_id amount_supplied:uint64`, `supply_fail#11f`,
+ * `withdraw_collateralized#211 query_id owner asset_id withdraw_amount_current:uint64`, `withdraw_success#211a`,
+ * `withdraw_fail#211f`, the excesses `#21e6/#21e7/#21e8/#21ec` (refused on the user contract) and `#211fe8` (no
+ * funds on the master), `liquidate_satisfied#311`, `liquidate_unsatisfied#31f`, `liquidate_success#311a`,
+ * `liquidate_fail#311f`, `liquidate_success_report#311d`.
+ */
+export const EVAA_SUPPLY_MASTER = 0x1;
+export const EVAA_WITHDRAW_MASTER = 0x2;
+export const EVAA_LIQUIDATE_MASTER = 0x3;
+export const EVAA_SUPPLY_USER = 0x11;
+export const EVAA_WITHDRAW_USER = 0x21;
+export const EVAA_LIQUIDATE_USER = 0x31;
+export const EVAA_SUPPLY_SUCCESS = 0x11a;
+export const EVAA_SUPPLY_FAIL = 0x11f;
+export const EVAA_WITHDRAW_COLLATERALIZED = 0x211;
+export const EVAA_WITHDRAW_SUCCESS = 0x211a;
+export const EVAA_WITHDRAW_FAIL = 0x211f;
+export const EVAA_WITHDRAW_NO_FUNDS_EXCESS = 0x211fe8;
+export const EVAA_LIQUIDATE_SATISFIED = 0x311;
+export const EVAA_LIQUIDATE_UNSATISFIED = 0x31f;
+export const EVAA_LIQUIDATE_SUCCESS = 0x311a;
+export const EVAA_LIQUIDATE_FAIL = 0x311f;
+export const EVAA_LIQUIDATE_SUCCESS_REPORT = 0x311d;
+/** sha256("TON"): EVAA's asset id of TON. */
+export const EVAA_TON_ASSET_ID = 0x1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8an;
+
+export const EVAA_WITHDRAW_FAIL_REASONS: ReadonlyMap<number, string> = new Map([
+  [0x21e6, 'withdraw_locked_excess'],
+  [0x21e7, 'withdraw_not_collateralized_excess'],
+  [0x21e8, 'withdraw_missing_prices_excess'],
+  [0x21ec, 'withdraw_execution_crashed'],
+]);
+
+/** Steps over a user-contract message header; returns the opcode after it. */
+export function loadEvaaUserHeaderOp(s: Slice): number {
+  s.loadCoins();
+  s.loadMaybeRef();
+  s.loadUint(2);
+  return s.loadUint(32);
+}
+
+export function loadEvaaSupplyMaster(s: Slice): { supplyAmount: bigint; recipient: string | null } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  s.loadInt(2);
+  return { supplyAmount: s.loadUintBig(64), recipient: loadAddr(s) };
+}
+
+export function loadEvaaSupplyJettonPayload(s: Slice): { recipient: string | null } {
+  if (s.loadUint(32) !== EVAA_SUPPLY_MASTER) throw new Error('not an EVAA supply payload');
+  s.loadInt(2);
+  return { recipient: loadAddr(s) };
+}
+
+/** supply_user / withdraw_user after the header: `query_id asset_id:uint256 amount:uint64`. */
+export function loadEvaaUserAsset(s: Slice): { assetId: bigint; amount: bigint } {
+  loadEvaaUserHeaderOp(s);
+  s.loadUintBig(64);
+  return { assetId: s.loadUintBig(256), amount: s.loadUintBig(64) };
+}
+
+/** supply_success / withdraw_collateralized: `query_id owner asset_id amount:uint64`. */
+export function loadEvaaOwnerAssetAmount(s: Slice): { owner: string | null; assetId: bigint; amount: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { owner: loadAddr(s), assetId: s.loadUintBig(256), amount: s.loadUintBig(64) };
+}
+
+export function loadEvaaWithdrawMaster(s: Slice): { assetId: bigint; amount: bigint; recipient: string | null } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { assetId: s.loadUintBig(256), amount: s.loadUintBig(64), recipient: loadAddr(s) };
+}
+
+export function loadEvaaLiquidateMaster(s: Slice): { borrower: string | null; collateralAssetId: bigint; incomingAmount: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const borrower = loadAddr(s);
+  loadAddr(s);
+  const collateralAssetId = s.loadUintBig(256);
+  s.loadUintBig(64);
+  s.loadInt(2);
+  return { borrower, collateralAssetId, incomingAmount: s.loadUintBig(64) };
+}
+
+export function loadEvaaLiquidateSatisfied(s: Slice): { owner: string | null; transferredAssetId: bigint; liquidatableAmount: bigint; collateralAssetId: bigint; collateralReward: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const owner = loadAddr(s);
+  loadAddr(s);
+  const transferredAssetId = s.loadUintBig(256);
+  const r = refSlice(s, s.loadRef());
+  r.loadIntBig(64);
+  const liquidatableAmount = r.loadUintBig(64);
+  r.loadUintBig(64);
+  r.loadIntBig(64);
+  const collateralAssetId = r.loadUintBig(256);
+  r.loadIntBig(64);
+  return { owner, transferredAssetId, liquidatableAmount, collateralAssetId, collateralReward: r.loadUintBig(64) };
+}
