@@ -130,6 +130,13 @@ export interface TransactionHashPointRow {
   lt: string;
 }
 
+/** `transaction_bocs` row (0017_transaction_bocs.sql): a transaction's cell as a bag of cells, base64. */
+export interface TransactionBocRow {
+  account: string;
+  lt: string;
+  boc: string;
+}
+
 /** `message_contents` row: a body or init state by cell hash. */
 export interface MessageContentRow {
   hash: string;
@@ -188,6 +195,7 @@ export interface StoreRows {
   latest_account_states: LatestAccountStateRow[];
   transaction_documents: TransactionDocumentRow[];
   transaction_hash_points: TransactionHashPointRow[];
+  transaction_bocs: TransactionBocRow[];
 }
 
 /** Every table {@link toRows} fills, in the order its rows are listed in StoreRows. */
@@ -200,6 +208,7 @@ export const STORE_TABLES = [
   'message_hash_norms',
   'account_states',
   'latest_account_states',
+  'transaction_bocs',
   // Last: a point row names rows of the tables above (0008_transaction_points.sql, 0009_transaction_documents.sql).
   'transaction_documents',
   'transaction_hash_points',
@@ -224,6 +233,8 @@ export interface RowsInput {
   stateBocs?: ReadonlyMap<string, { code_boc: string | null; data_boc: string | null }>;
   /** The state root and previous block hashes (`decodeBlock().header`). */
   header: BlockHeaderHashes;
+  /** Each transaction's BOC, parallel to `transactions` (`decodeBlock().transactionBocs`); absent: none written. */
+  transactionBocs?: readonly string[];
 }
 
 export interface RowsOptions {
@@ -265,6 +276,7 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     latest_account_states: [],
     transaction_documents: [],
     transaction_hash_points: [],
+    transaction_bocs: [],
   };
 
   const contents = new Map<string, MessageContentRow>();
@@ -273,9 +285,11 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
   // Documents are built once the block's contents and states are all known.
   const documents: Array<{ row: TransactionRow; first: number; end: number }> = [];
 
-  for (const tx of input.transactions) {
+  for (const [i, tx] of input.transactions.entries()) {
     const row = transactionRow(tx, mcSeqno);
     out.transactions.push(row);
+    const boc = input.transactionBocs?.[i];
+    if (boc !== undefined) out.transaction_bocs.push({ account: tx.account, lt: tx.lt, boc });
     const first = out.messages.length;
     if (tx.in_msg) pushMessage(out, contents, tx, 'in', tx.in_msg);
     for (const m of tx.out_msgs) pushMessage(out, contents, tx, 'out', m);

@@ -16,6 +16,7 @@ import { type AccountStateBocs, accountStateBocs, accountStateRecord } from './r
 import { findShardAccount, loadShardStateAccounts } from './tlb/ShardState.js';
 import type { ShardAccount } from './tlb/ShardAccount.js';
 import { b64 } from './records/format.js';
+import { serializeBoc } from './boc/writer.js';
 
 /** A block decoded to its typed TL-B form, with its transactions in block order. */
 export interface ParsedBlock {
@@ -66,6 +67,11 @@ export interface DecodedBlock {
   stateBocs: Map<string, AccountStateBocs>;
   /** The state root and previous block hashes, which the v3 record does not carry (api-v2.md §3.1, §3.2). */
   header: BlockHeaderHashes;
+  /**
+   * Each transaction's cell as a bag of cells (base64, CRC32C, no index: the form liteservers and TON Center's v2
+   * return), parallel to `transactions`: API v2's transaction `data` (0017_transaction_bocs.sql).
+   */
+  transactionBocs: string[];
 }
 
 /** Decodes a raw block BOC to the TON Center v3 Block record and Transaction records, in block order. */
@@ -117,6 +123,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     shards: (block.extra.custom?.shardHashes ?? []).map((h) => ({ workchain: h.workchain, shard: shardHex(h.shard), seqno: h.descr.seqno })),
     stateBocs,
     header: blockHeaderHashes(block),
+    transactionBocs: parsed.transactions.map((tx) => b64(serializeBoc(boc, tx.cell, { crc32: true }))),
   };
 }
 
