@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { v2MessageData } from '../../../shared/ton/v2-message-data.js';
 import { AddressParseError, friendlyAddress, parseAddress } from '../address.js';
-import { ApiError, ParamError, notFound, unprocessable } from '../errors.js';
+import { ApiError, notFound, unprocessable } from '../errors.js';
 import { latestStates } from '../repo/accounts.js';
 import { blockById, blockWithHeaderById } from '../repo/blocks.js';
 import type { BlockRecord, MessageRecord, Row, TransactionRecord } from '../repo/records.js';
@@ -249,7 +249,7 @@ function detect(input: string): DetectedAddress {
   try {
     raw = parseAddress(input);
   } catch (e) {
-    if (e instanceof AddressParseError) throw new ParamError('failed to parse address');
+    if (e instanceof AddressParseError) throw unprocessable('failed to parse address');
     throw e;
   }
   if (input.length === 48) {
@@ -262,7 +262,7 @@ function detect(input: string): DetectedAddress {
 
 function friendlyVariants(raw: string, bounceable: boolean, testnet: boolean) {
   const url = friendlyAddress(raw, { bounceable, testnet });
-  if (url === null) throw new ParamError('failed to parse address');
+  if (url === null) throw unprocessable('failed to parse address');
   return { '@type': 'ext.utils.detectedAddressVariant' as const, b64: url.replace(/-/g, '+').replace(/_/g, '/'), b64url: url };
 }
 
@@ -609,4 +609,47 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
   liteserverOnly('getConfigParam', 'Get config param (v2)', V2ConfigParamQuery, 'the blockchain config (masterchain state)');
   liteserverOnly('getConfigAll', 'Get config (v2)', V2ConfigAllQuery, 'the blockchain config (masterchain state)');
   liteserverOnly('getTokenData', 'Get token data (v2)', V2TokenDataQuery, 'token data (get methods on the account state)');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The v3 wrappers (api-v3.md §8.1–8.2, `use_v2=true`): ton-index-go reads v2's answer and flattens it.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** v3 `addressInformation` from v2 getAddressInformation: empty strings become null, `state` is the status. */
+export async function v2AddressInformation(deps: RouteDeps, req: FastifyRequest, raw: string) {
+  const a = await v3Wrap(() => addressInformation(deps, req, raw));
+  return {
+    balance: a.balance,
+    code: a.code === '' ? null : a.code,
+    data: a.data === '' ? null : a.data,
+    last_transaction_lt: a.last_transaction_id.lt,
+    last_transaction_hash: a.last_transaction_id.hash,
+    frozen_hash: a.frozen_hash === '' ? null : a.frozen_hash,
+    status: a.state,
+  };
+}
+
+/** v3 `walletInformation` from v2 getWalletInformation: 409 for anything but a wallet or an uninitialized account. */
+export async function v2WalletInformation(deps: RouteDeps, req: FastifyRequest, raw: string) {
+  const w = await v3Wrap(() => walletInformation(deps, req, raw));
+  if (!w.wallet && w.account_state !== 'uninitialized') throw new ApiError(409, 'not a wallet');
+  return {
+    balance: w.balance,
+    ...(w.wallet_type !== undefined ? { wallet_type: w.wallet_type } : {}),
+    ...(w.seqno !== undefined ? { seqno: w.seqno } : {}),
+    ...(w.wallet_id !== undefined ? { wallet_id: w.wallet_id } : {}),
+    last_transaction_lt: w.last_transaction_id.lt,
+    last_transaction_hash: w.last_transaction_id.hash,
+    status: w.account_state,
+  };
+}
+
+/** ton-index-go answers every v2 failure (`ok: false`) with 500 and the v2 error text. */
+async function v3Wrap<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof ApiError && e.body === undefined) throw new ApiError(500, e.message);
+    throw e;
+  }
 }
