@@ -58,6 +58,15 @@ export interface ShardStateRow {
   workchain: number;
   shard: string;
   seqno: number;
+  /** The tip's hashes as the masterchain block's ShardDescr names them (0019); '' when not given. */
+  root_hash: string;
+  file_hash: string;
+}
+
+/** `key_block_configs` row (0018_key_block_configs.sql): a key block's config dictionary. */
+export interface KeyBlockConfigRow {
+  mc_seqno: number;
+  config_boc: string;
 }
 
 /** `transactions` row (0002_transactions.sql; the description column is 0006's). */
@@ -196,6 +205,7 @@ export interface StoreRows {
   transaction_documents: TransactionDocumentRow[];
   transaction_hash_points: TransactionHashPointRow[];
   transaction_bocs: TransactionBocRow[];
+  key_block_configs: KeyBlockConfigRow[];
 }
 
 /** Every table {@link toRows} fills, in the order its rows are listed in StoreRows. */
@@ -209,6 +219,7 @@ export const STORE_TABLES = [
   'account_states',
   'latest_account_states',
   'transaction_bocs',
+  'key_block_configs',
   // Last: a point row names rows of the tables above (0008_transaction_points.sql, 0009_transaction_documents.sql).
   'transaction_documents',
   'transaction_hash_points',
@@ -235,6 +246,10 @@ export interface RowsInput {
   header: BlockHeaderHashes;
   /** Each transaction's BOC, parallel to `transactions` (`decodeBlock().transactionBocs`); absent: none written. */
   transactionBocs?: readonly string[];
+  /** The hashes of `shards`, parallel to it (`decodeBlock().shardHashes`); absent: written as ''. */
+  shardHashes?: ReadonlyArray<{ root_hash: string; file_hash: string }>;
+  /** A key block's config dictionary BOC (`decodeBlock().config`). */
+  config?: string | null;
 }
 
 export interface RowsOptions {
@@ -266,7 +281,14 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     blocks: [blockRow(block, mcSeqno, input.header)],
     shard_state:
       block.workchain === -1
-        ? (input.shards ?? []).map((s) => ({ mc_seqno: block.seqno, workchain: s.workchain, shard: shardDecimal(s.shard), seqno: s.seqno }))
+        ? (input.shards ?? []).map((s, i) => ({
+            mc_seqno: block.seqno,
+            workchain: s.workchain,
+            shard: shardDecimal(s.shard),
+            seqno: s.seqno,
+            root_hash: input.shardHashes?.[i]?.root_hash ?? '',
+            file_hash: input.shardHashes?.[i]?.file_hash ?? '',
+          }))
         : [],
     transactions: [],
     messages: [],
@@ -277,6 +299,7 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     transaction_documents: [],
     transaction_hash_points: [],
     transaction_bocs: [],
+    key_block_configs: block.workchain === -1 && input.config ? [{ mc_seqno: block.seqno, config_boc: input.config }] : [],
   };
 
   const contents = new Map<string, MessageContentRow>();

@@ -72,6 +72,14 @@ export interface DecodedBlock {
    * return), parallel to `transactions`: API v2's transaction `data` (0017_transaction_bocs.sql).
    */
   transactionBocs: string[];
+  /** Root and file hash of each of `shards` (ShardDescr), parallel to it: API v2 `shards` (0019_shard_state_hashes.sql). */
+  shardHashes: Array<{ root_hash: string; file_hash: string }>;
+  /**
+   * For a key block: its ConfigParams' parameter dictionary (`config:^(Hashmap 32 ^Cell)`, block.tlb McBlockExtra) as
+   * a bag of cells (base64, no CRC), the config in force from this block on: API v2 getConfigParam / getConfigAll
+   * (0018_key_block_configs.sql). Null for any other block.
+   */
+  config: string | null;
 }
 
 /** Decodes a raw block BOC to the TON Center v3 Block record and Transaction records, in block order. */
@@ -124,6 +132,8 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     stateBocs,
     header: blockHeaderHashes(block),
     transactionBocs: parsed.transactions.map((tx) => b64(serializeBoc(boc, tx.cell, { crc32: true }))),
+    shardHashes: (block.extra.custom?.shardHashes ?? []).map((h) => ({ root_hash: b64(h.descr.rootHash), file_hash: b64(h.descr.fileHash) })),
+    config: block.extra.custom?.config ? b64(serializeBoc(boc, block.extra.custom.config.root, { crc32: false })) : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Address, Cell, loadAccount, loadTransaction } from '@ton/core';
+import { Address, Cell, Dictionary, loadAccount, loadTransaction } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { friendlyAddress } from '../../services/gateway/address.js';
@@ -372,13 +372,46 @@ describe('v2 block operations', () => {
     expect((await api('/api/v2/shards?seqno=46991998')).status).toBe(500);
   });
 
+  it('shards carry the tips\' hashes as the masterchain block names them (MANIFEST: 6000… tip of 46991999 is 52097945)', async () => {
+    const r = await api('/api/v2/shards?seqno=46991999');
+    for (const s of r.body.result.shards) {
+      expect(s.root_hash).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      expect(s.file_hash).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    }
+    // Shard block 52111590 (6000…) names its previous block 52111589 with root E05BBE43… (MANIFEST); tip hashes
+    // of an indexed block equal its own row's (the block's root hash is MANIFEST's for 71398501's masterchain ref).
+    const header = (await api(`/api/v2/getBlockHeader?workchain=0&shard=${BigInt.asIntN(64, 0x6000000000000000n)}&seqno=52111590`)).body.result;
+    expect(Buffer.from(header.prev_blocks[0].root_hash, 'base64').toString('hex').startsWith('e05bbe4312f8')).toBe(true);
+  });
+
+  it('getConfigAll / getConfigParam at key block 46991999: the config fixture of that block (MANIFEST root 7387cdff…)', async () => {
+    // The fixture is the ConfigParams cell (config_addr, ^dictionary); tonlib's config is the dictionary.
+    const params = Cell.fromBoc(readFixture('states/mainnet_config_params_mc46991999.boc'))[0]!;
+    expect(params.hash().toString('hex')).toBe('7387cdffe272d6b17bf25efd2c4119e1fbe6aa7637b9bec70b874fc7c2eedb1b');
+    const fixture = params.refs[0]!;
+    const all = await api('/api/v2/getConfigAll?seqno=46991999');
+    expect(all.status).toBe(200);
+    expect(all.body.result).toMatchObject({ '@type': 'configInfo', config: { '@type': 'tvm.cell' } });
+    expect(Cell.fromBase64(all.body.result.config.bytes).hash().toString('hex')).toBe(fixture.hash().toString('hex'));
+    // Param 34 (current validator set) and 8 (global version) as the fixture's dictionary holds them.
+    const dict = fixture.beginParse().loadDictDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+    for (const id of [0, 8, 34]) {
+      const p = await rpc('getConfigParam', { config_id: id, seqno: 46991999 });
+      expect(p.status).toBe(200);
+      expect(Cell.fromBase64(p.body.result.config.bytes).hash().equals(dict.get(id)!.hash())).toBe(true);
+    }
+    expect(await api('/api/v2/getConfigParam?config_id=12345&seqno=46991999')).toMatchObject({ status: 500, body: { ok: false } });
+    // Masterchain blocks whose key block the index lacks: no config to answer with (their key block is older).
+    const older = await api('/api/v2/getConfigParam?config_id=34&seqno=24374597');
+    expect(older).toMatchObject({ status: 500, body: { ok: false, code: 500 } });
+    expect(older.body.error).toMatch(/not available from the index/);
+    // The newest indexed masterchain block (49383163) is after 46991999; its key block is not the fixture's.
+    expect((await api('/api/v2/getConfigAll')).status).toBe(500);
+    expect((await api('/api/v2/getConfigAll?seqno=46991998')).status).toBe(500);
+  });
+
   it('operations that need a liteserver answer the v2 error envelope, never a fake result', async () => {
-    for (const url of [
-      '/api/v2/getConfigParam?config_id=34',
-      '/api/v2/getConfigAll',
-      `/api/v2/getTokenData?address=${ELECTOR}`,
-      `/api/v2/getShardBlockProof?workchain=0&shard=${MC_SHARD_SIGNED}&seqno=71398501`,
-    ]) {
+    for (const url of [`/api/v2/getTokenData?address=${ELECTOR}`, `/api/v2/getShardBlockProof?workchain=0&shard=${MC_SHARD_SIGNED}&seqno=71398501`]) {
       const r = await api(url);
       expect(r.status, url).toBe(500);
       expect(r.body).toMatchObject({ ok: false, code: 500 });

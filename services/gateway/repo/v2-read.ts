@@ -135,16 +135,20 @@ export interface ShardTip {
 /** The shard tips a masterchain block commits (`shard_state`), with their hashes where the store holds the blocks. */
 export async function shardTips(db: Db, req: Req, mcSeqno: number): Promise<ShardTip[]> {
   if (mcSeqno < 0 || mcSeqno > UINT32_MAX) return [];
+  // The ShardDescr's hashes (0019); rows written before have '' and take them from the tip's own block row.
   const rows = await query<{ workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }>(
     db,
     req,
-    `SELECT s.workchain AS workchain, s.shard AS shard, s.seqno AS seqno, b.root_hash AS root_hash, b.file_hash AS file_hash
-     FROM (SELECT DISTINCT workchain, shard, seqno FROM shard_state WHERE mc_seqno = {seqno:UInt32}) AS s
-     LEFT JOIN (SELECT workchain, shard, seqno, any(root_hash) AS root_hash, any(file_hash) AS file_hash FROM blocks
+    `SELECT s.workchain AS workchain, s.shard AS shard, s.seqno AS seqno,
+            if(s.root_hash != '', s.root_hash, b.root_hash) AS root_hash, if(s.file_hash != '', s.file_hash, b.file_hash) AS file_hash
+     FROM (SELECT workchain, shard, seqno, max(root_hash) AS root_hash, max(file_hash) AS file_hash FROM shard_state
+           WHERE mc_seqno = {seqno:UInt32} GROUP BY workchain, shard, seqno) AS s
+     LEFT JOIN (SELECT workchain, shard, seqno, toString(any(root_hash)) AS root_hash, toString(any(file_hash)) AS file_hash FROM blocks
                 WHERE (workchain, shard, seqno) IN (SELECT workchain, shard, seqno FROM shard_state WHERE mc_seqno = {seqno:UInt32})
                 GROUP BY workchain, shard, seqno) AS b
        ON b.workchain = s.workchain AND b.shard = s.shard AND b.seqno = s.seqno
-     ORDER BY workchain, shard`,
+     ORDER BY workchain, shard
+     SETTINGS join_use_nulls = 0`,
     { seqno: mcSeqno },
   );
   return rows.map((r) => ({
@@ -214,4 +218,29 @@ export async function accountStateAt(
   if (!tx) return null;
   const states = await query(db, req, 'SELECT * FROM account_states WHERE hash = {hash:String} ORDER BY version DESC LIMIT 1', { hash: String(tx.after) });
   return { last_trans_lt: String(tx.lt), last_trans_hash: String(tx.hash), state: states[0] ?? null };
+}
+
+/**
+ * The config dictionary in force at masterchain block `mcSeqno`: that of the key block its header names
+ * (`prev_key_block_seqno`, or the block itself when it is a key block), from `key_block_configs`. `block: false`
+ * when the store lacks the masterchain block, `config: null` when it lacks that key block's config.
+ */
+export async function configAt(db: Db, req: Req, mcSeqno: number): Promise<{ block: boolean; keySeqno: number; config: string | null }> {
+  const rows = await query<{ key: number; config_boc: string | null }>(
+    db,
+    req,
+    `SELECT k.key AS key, c.config_boc AS config_boc
+     FROM (SELECT toUInt32(if(key_block, seqno, prev_key_block_seqno)) AS key FROM blocks
+           WHERE workchain = -1 AND shard = 9223372036854775808 AND seqno = {seqno:UInt32} LIMIT 1) AS k
+     LEFT JOIN (SELECT mc_seqno, any(config_boc) AS config_boc FROM key_block_configs
+                WHERE mc_seqno IN (SELECT toUInt32(if(key_block, seqno, prev_key_block_seqno)) FROM blocks
+                                   WHERE workchain = -1 AND shard = 9223372036854775808 AND seqno = {seqno:UInt32})
+                GROUP BY mc_seqno) AS c
+       ON c.mc_seqno = k.key
+     SETTINGS join_use_nulls = 1`,
+    { seqno: mcSeqno },
+  );
+  const r = rows[0];
+  if (!r) return { block: false, keySeqno: 0, config: null };
+  return { block: true, keySeqno: Number(r.key), config: r.config_boc ?? null };
 }

@@ -10,6 +10,7 @@ import {
   accountStateAt,
   accountTransactionKeys,
   blockByLtOrUtime,
+  configAt,
   blockTransactionKeys,
   messageSides,
   shardTips,
@@ -40,7 +41,9 @@ import {
   V2Unavailable,
   V2WalletInformationResponse,
   V2LookupBlockResponse,
+  V2ConfigInfoResponse,
 } from '../schemas/v2-read.js';
+import { configParamBoc } from '../../../shared/ton/config-dict.js';
 import { parseWalletData, walletKind } from '../wallets.js';
 import type { RouteDeps } from './context.js';
 import { type V2Operation, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2.js';
@@ -606,8 +609,54 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
       },
     );
   liteserverOnly('getShardBlockProof', 'Get shard block proof (v2)', V2ShardBlockProofQuery, 'block proofs (liteserver getShardBlockProof)');
-  liteserverOnly('getConfigParam', 'Get config param (v2)', V2ConfigParamQuery, 'the blockchain config (masterchain state)');
-  liteserverOnly('getConfigAll', 'Get config (v2)', V2ConfigAllQuery, 'the blockchain config (masterchain state)');
+
+  /** The config dictionary in force at masterchain block `seqno` (default: the newest indexed one). */
+  const configOf = async (req: FastifyRequest, seqno: number | undefined): Promise<string> => {
+    if (seqno !== undefined && seqno <= 0) throw unprocessable('seqno should be positive');
+    const mc = seqno ?? (await lastMasterchainBlock(deps, req)).last.seqno;
+    const at = await configAt(deps.db, req.tf, mc);
+    if (!at.block) throw blockNotFound(-1, MC_SHARD, mc);
+    if (at.config === null) throw unavailable(`the config of key block ${at.keySeqno} (in force at masterchain block ${mc})`);
+    return at.config;
+  };
+
+  operation(
+    'getConfigParam',
+    {
+      schema: {
+        tags,
+        summary: 'Get config param (v2)',
+        description:
+          'One parameter of the config in force at masterchain block `seqno` (default: the newest indexed): that of the key block the block names, ' +
+          'when the index holds that key block. `result.config.bytes` is the parameter\'s cell.',
+        querystring: V2ConfigParamQuery,
+        response: { 200: V2ConfigInfoResponse, ...errors },
+      },
+    },
+    async (req, q) => {
+      if (q.config_id !== undefined && q.param !== undefined) throw unprocessable('only one of config_id or param should be specified');
+      const id = q.config_id ?? q.param;
+      if (id === undefined) throw unprocessable('config_id required');
+      if (id < 0) throw unprocessable('param should be non-negative');
+      const bytes = configParamBoc(await configOf(req, q.seqno), id);
+      if (bytes === null) throw new ApiError(500, `LITE_SERVER_UNKNOWN: config param ${id} is not in the config`);
+      return ok({ '@type': 'configInfo' as const, config: { '@type': 'tvm.cell' as const, bytes }, '@extra': extra() });
+    },
+  );
+
+  operation(
+    'getConfigAll',
+    {
+      schema: {
+        tags,
+        summary: 'Get config (v2)',
+        description: 'The whole config dictionary (`Hashmap 32 ^Cell`) in force at masterchain block `seqno` (default: the newest indexed), as getConfigParam.',
+        querystring: V2ConfigAllQuery,
+        response: { 200: V2ConfigInfoResponse, ...errors },
+      },
+    },
+    async (req, q) => ok({ '@type': 'configInfo' as const, config: { '@type': 'tvm.cell' as const, bytes: await configOf(req, q.seqno) }, '@extra': extra() }),
+  );
   liteserverOnly('getTokenData', 'Get token data (v2)', V2TokenDataQuery, 'token data (get methods on the account state)');
 }
 

@@ -296,6 +296,11 @@ export const V2DetectAddressResponse = envelope(
   'V2DetectAddressResponse',
 );
 
+export const V2ConfigInfoResponse = envelope(
+  z.object({ '@type': z.literal('configInfo'), config: z.object({ '@type': z.literal('tvm.cell'), bytes: z.string() }), ...extraField }),
+  'V2ConfigInfoResponse',
+);
+
 /** Unused success schema of the operations that always answer an error here (their documented 200 is tonlib's). */
 export const V2Unavailable = envelope(z.object({ '@type': z.string() }), 'V2UnavailableResponse');
 
