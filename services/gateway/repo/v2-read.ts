@@ -78,10 +78,13 @@ export async function blockTransactionKeys(
     params.after_account = page.after.account;
     params.after_lt = page.after.lt;
   }
+  // Two steps (queries/README.md §1): the keys through the by_lt projection (no hash in it), then their hashes by
+  // the primary key.
   const rows = await query<{ account: string; lt: string; hash: string }>(
     db,
     req,
-    `SELECT account, lt, any(hash) AS hash FROM transactions WHERE ${where.join(' AND ')}
+    `SELECT account, lt, any(hash) AS hash FROM transactions
+     WHERE (account, lt) IN (SELECT account, lt FROM transactions WHERE ${where.join(' AND ')})
      GROUP BY account, lt ORDER BY account, lt LIMIT {limit:UInt32}`,
     params,
   );
@@ -169,12 +172,15 @@ export async function messageSides(
   req: Req,
   msg: { source: string; destination: string; created_lt: string },
 ): Promise<Array<{ account: string; lt: string; direction: 'in' | 'out' }>> {
+  // The by_source projection gives the keys (it has no destination); the destination is checked on their rows.
   const rows = await query<{ tx_account: string; tx_lt: string; direction: string }>(
     db,
     req,
     `SELECT DISTINCT tx_account, tx_lt, direction FROM messages
-     WHERE source = {source:String} AND created_lt >= {created_lt:UInt64} AND created_lt <= {created_lt:UInt64}
-       AND destination = {destination:String}
+     WHERE (tx_account, tx_lt, direction) IN (
+             SELECT tx_account, tx_lt, direction FROM messages
+             WHERE source = {source:String} AND created_lt >= {created_lt:UInt64} AND created_lt <= {created_lt:UInt64})
+       AND source = {source:String} AND created_lt = {created_lt:UInt64} AND destination = {destination:String}
      ORDER BY tx_lt`,
     msg,
   );
