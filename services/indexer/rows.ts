@@ -58,6 +58,15 @@ export interface ShardStateRow {
   workchain: number;
   shard: string;
   seqno: number;
+  /** The tip's hashes as the masterchain block's ShardDescr names them (0019); '' when not given. */
+  root_hash: string;
+  file_hash: string;
+}
+
+/** `key_block_configs` row (0018_key_block_configs.sql): a key block's config dictionary. */
+export interface KeyBlockConfigRow {
+  mc_seqno: number;
+  config_boc: string;
 }
 
 /** `transactions` row (0002_transactions.sql; the description column is 0006's). */
@@ -130,6 +139,13 @@ export interface TransactionHashPointRow {
   lt: string;
 }
 
+/** `transaction_bocs` row (0017_transaction_bocs.sql): a transaction's cell as a bag of cells, base64. */
+export interface TransactionBocRow {
+  account: string;
+  lt: string;
+  boc: string;
+}
+
 /** `message_contents` row: a body or init state by cell hash. */
 export interface MessageContentRow {
   hash: string;
@@ -188,6 +204,8 @@ export interface StoreRows {
   latest_account_states: LatestAccountStateRow[];
   transaction_documents: TransactionDocumentRow[];
   transaction_hash_points: TransactionHashPointRow[];
+  transaction_bocs: TransactionBocRow[];
+  key_block_configs: KeyBlockConfigRow[];
 }
 
 /** Every table {@link toRows} fills, in the order its rows are listed in StoreRows. */
@@ -200,6 +218,8 @@ export const STORE_TABLES = [
   'message_hash_norms',
   'account_states',
   'latest_account_states',
+  'transaction_bocs',
+  'key_block_configs',
   // Last: a point row names rows of the tables above (0008_transaction_points.sql, 0009_transaction_documents.sql).
   'transaction_documents',
   'transaction_hash_points',
@@ -224,6 +244,12 @@ export interface RowsInput {
   stateBocs?: ReadonlyMap<string, { code_boc: string | null; data_boc: string | null }>;
   /** The state root and previous block hashes (`decodeBlock().header`). */
   header: BlockHeaderHashes;
+  /** Each transaction's BOC, parallel to `transactions` (`decodeBlock().transactionBocs`); absent: none written. */
+  transactionBocs?: readonly string[];
+  /** The hashes of `shards`, parallel to it (`decodeBlock().shardHashes`); absent: written as ''. */
+  shardHashes?: ReadonlyArray<{ root_hash: string; file_hash: string }>;
+  /** A key block's config dictionary BOC (`decodeBlock().config`). */
+  config?: string | null;
 }
 
 export interface RowsOptions {
@@ -255,7 +281,14 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     blocks: [blockRow(block, mcSeqno, input.header)],
     shard_state:
       block.workchain === -1
-        ? (input.shards ?? []).map((s) => ({ mc_seqno: block.seqno, workchain: s.workchain, shard: shardDecimal(s.shard), seqno: s.seqno }))
+        ? (input.shards ?? []).map((s, i) => ({
+            mc_seqno: block.seqno,
+            workchain: s.workchain,
+            shard: shardDecimal(s.shard),
+            seqno: s.seqno,
+            root_hash: input.shardHashes?.[i]?.root_hash ?? '',
+            file_hash: input.shardHashes?.[i]?.file_hash ?? '',
+          }))
         : [],
     transactions: [],
     messages: [],
@@ -265,6 +298,8 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     latest_account_states: [],
     transaction_documents: [],
     transaction_hash_points: [],
+    transaction_bocs: [],
+    key_block_configs: block.workchain === -1 && input.config ? [{ mc_seqno: block.seqno, config_boc: input.config }] : [],
   };
 
   const contents = new Map<string, MessageContentRow>();
@@ -273,9 +308,11 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
   // Documents are built once the block's contents and states are all known.
   const documents: Array<{ row: TransactionRow; first: number; end: number }> = [];
 
-  for (const tx of input.transactions) {
+  for (const [i, tx] of input.transactions.entries()) {
     const row = transactionRow(tx, mcSeqno);
     out.transactions.push(row);
+    const boc = input.transactionBocs?.[i];
+    if (boc !== undefined) out.transaction_bocs.push({ account: tx.account, lt: tx.lt, boc });
     const first = out.messages.length;
     if (tx.in_msg) pushMessage(out, contents, tx, 'in', tx.in_msg);
     for (const m of tx.out_msgs) pushMessage(out, contents, tx, 'out', m);

@@ -16,6 +16,7 @@ import { type AccountStateBocs, accountStateBocs, accountStateRecord } from './r
 import { findShardAccount, loadShardStateAccounts } from './tlb/ShardState.js';
 import type { ShardAccount } from './tlb/ShardAccount.js';
 import { b64 } from './records/format.js';
+import { serializeBoc } from './boc/writer.js';
 
 /** A block decoded to its typed TL-B form, with its transactions in block order. */
 export interface ParsedBlock {
@@ -66,6 +67,19 @@ export interface DecodedBlock {
   stateBocs: Map<string, AccountStateBocs>;
   /** The state root and previous block hashes, which the v3 record does not carry (api-v2.md §3.1, §3.2). */
   header: BlockHeaderHashes;
+  /**
+   * Each transaction's cell as a bag of cells (base64, CRC32C, no index: the form liteservers and TON Center's v2
+   * return), parallel to `transactions`: API v2's transaction `data` (0017_transaction_bocs.sql).
+   */
+  transactionBocs: string[];
+  /** Root and file hash of each of `shards` (ShardDescr), parallel to it: API v2 `shards` (0019_shard_state_hashes.sql). */
+  shardHashes: Array<{ root_hash: string; file_hash: string }>;
+  /**
+   * For a key block: its ConfigParams' parameter dictionary (`config:^(Hashmap 32 ^Cell)`, block.tlb McBlockExtra) as
+   * a bag of cells (base64, no CRC), the config in force from this block on: API v2 getConfigParam / getConfigAll
+   * (0018_key_block_configs.sql). Null for any other block.
+   */
+  config: string | null;
 }
 
 /** Decodes a raw block BOC to the TON Center v3 Block record and Transaction records, in block order. */
@@ -117,6 +131,9 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     shards: (block.extra.custom?.shardHashes ?? []).map((h) => ({ workchain: h.workchain, shard: shardHex(h.shard), seqno: h.descr.seqno })),
     stateBocs,
     header: blockHeaderHashes(block),
+    transactionBocs: parsed.transactions.map((tx) => b64(serializeBoc(boc, tx.cell, { crc32: true }))),
+    shardHashes: (block.extra.custom?.shardHashes ?? []).map((h) => ({ root_hash: b64(h.descr.rootHash), file_hash: b64(h.descr.fileHash) })),
+    config: block.extra.custom?.config ? b64(serializeBoc(boc, block.extra.custom.config.root, { crc32: false })) : null,
   };
 }
 

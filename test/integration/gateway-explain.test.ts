@@ -129,7 +129,7 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       `INSERT INTO blocks (workchain, shard, seqno, root_hash, file_hash, mc_block_seqno, gen_utime, start_lt, end_lt, rand_seed, created_by)
        SELECT 0, 2305843009213693952, 1000000000 + number, ${h('root')}, ${h('file')}, 1000000000 + intDiv(number, 2), 1000000000 + number,
               1000000000000000000 + number * 1000, 1000000000000000000 + number * 1000 + 999, ${h('seed')}, ${h('by')} FROM numbers(200000)`,
-      `INSERT INTO shard_state SELECT 1000000000 + intDiv(number, 4), 0, 2305843009213693952, number FROM numbers(200000)`,
+      `INSERT INTO shard_state (mc_seqno, workchain, shard, seqno) SELECT 1000000000 + intDiv(number, 4), 0, 2305843009213693952, number FROM numbers(200000)`,
       `INSERT INTO latest_account_states (account, account_state_hash, last_trans_lt, last_trans_hash, last_trans_now, balance, status)
        SELECT ${acct}, ${h('las')}, number, ${h('lth')}, 1600000000, number % 1000, 'active' FROM numbers(200000)`,
       `INSERT INTO account_states (hash, account, last_trans_lt, balance, status) SELECT ${h('st')}, ${acct}, number, number, 'active' FROM numbers(200000)`,
@@ -240,6 +240,18 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       `/api/v3/addressInformation?address=${s.account}`,
       '/api/v3/topAccountsByBalance?limit=5',
       '/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590',
+      // The v2 read operations (routes/v2-read.ts).
+      `/api/v2/getAddressInformation?address=${s.account}`,
+      `/api/v2/getAddressInformation?address=${s.account}&seqno=47004579`,
+      `/api/v2/getTransactions?address=${s.account}&limit=5`,
+      `/api/v2/getTransactions?address=${s.account}&lt=${s.lt}&hash=${s.hash}&limit=5`,
+      '/api/v2/getBlockTransactions?workchain=0&shard=6917529027641081856&seqno=52111590&count=5',
+      '/api/v2/getBlockTransactionsExt?workchain=0&shard=6917529027641081856&seqno=52111590&count=5',
+      '/api/v2/lookupBlock?workchain=0&shard=6917529027641081856&lt=56269616000003',
+      '/api/v2/lookupBlock?workchain=0&shard=6917529027641081856&unixtime=1745147839',
+      '/api/v2/shards?seqno=46991999',
+      '/api/v2/getConfigParam?config_id=34&seqno=46991999',
+      `/api/v2/tryLocateSourceTx?source=${s.source}&destination=${s.destination}&created_lt=1`,
     ];
     const report: string[] = [];
     const failures: string[] = [];

@@ -198,7 +198,7 @@ function syntheticInserts(): string[] {
     `INSERT INTO blocks (workchain, shard, seqno, root_hash, file_hash, mc_block_seqno, gen_utime, start_lt, end_lt, rand_seed, created_by, tx_count)
      SELECT ${wc('number')}, ${shard('number')}, ${q('number')}, ${h('root', 'number')}, ${h('file', 'number')}, ${mc('number')}, ${utime('number')},
             ${startLt('number')}, ${startLt('number')} + 999, ${h('seed', 'number')}, ${h('by', 'number')}, 1 FROM numbers(${N})`,
-    `INSERT INTO shard_state SELECT intDiv(number, 4), 0, toUInt64(2 * (number % 4) + 1) * 2305843009213693952, intDiv(number, 4) FROM numbers(${N})`,
+    `INSERT INTO shard_state (mc_seqno, workchain, shard, seqno) SELECT intDiv(number, 4), 0, toUInt64(2 * (number % 4) + 1) * 2305843009213693952, intDiv(number, 4) FROM numbers(${N})`,
     `INSERT INTO transactions (account, lt, hash, now, mc_block_seqno, block_workchain, block_shard, block_seqno, prev_trans_hash, prev_trans_lt,
                                orig_status, end_status, total_fees, account_state_hash_before, account_state_hash_after, description)
      SELECT ${txAcct('number')}, ${startLt('number')} + 1, ${h('tx', 'number')}, ${utime('number')}, ${mc('number')}, ${wc('number')}, ${shard('number')},

@@ -15,16 +15,12 @@ import {
 } from '../schemas/records.js';
 import { AccountStatesQuery, AddressBookQuery, AddressInformationQuery, MAX_STATES, TopAccountsQuery, WalletStatesQuery } from '../schemas/v3.js';
 import { type App, type RouteDeps, book, emptyMetadata, zod } from './context.js';
+import { v2AddressInformation, v2WalletInformation } from './v2-read.js';
 
 const ZERO_HASH = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 /** The statuses each endpoint answers with (api-v3.md §2), so that the document lists no others. */
 const errors = { 422: IndexError, 500: IndexError };
 const v2CompatErrors = { 401: IndexError, ...errors };
-
-/** `use_v2=true` asks for the v2 backend, which this instance does not have (TON Center without `-v2`: 500). */
-function noV2(useV2: boolean | undefined): void {
-  if (useV2 === true) throw new ApiError(500, 'ton-http-api endpoint is not specified');
-}
 
 /** api-v3.md §2.1–2.3, §2.5, §8.1–8.2. */
 export function accountRoutes(app: App, deps: RouteDeps): void {
@@ -130,7 +126,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
         },
       },
       async (req) => {
-        noV2(req.query.use_v2);
+        if (req.query.use_v2 === true) return v2AddressInformation(deps, req, req.query.address);
         const s = (await latestStates(deps.db, req.tf, [req.query.address])).get(req.query.address);
         if (!s) {
           return { balance: '0', code: null, data: null, last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, frozen_hash: null, status: 'uninit' };
@@ -164,7 +160,7 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
         },
       },
       async (req) => {
-        noV2(req.query.use_v2);
+        if (req.query.use_v2 === true) return v2WalletInformation(deps, req, req.query.address);
         const s = (await latestStates(deps.db, req.tf, [req.query.address])).get(req.query.address);
         if (!s) return { balance: '0', last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, status: 'uninit' };
         const kind = walletKind(s.code_hash as string | null);

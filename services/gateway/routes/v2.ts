@@ -6,15 +6,16 @@ import type { BlockHeaderHashes, BlockIdRecord, BlockRecord } from '../repo/reco
 import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
 import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
+import { v2ReadOperations } from './v2-read.js';
 
 /**
  * The v2 block operations (api-v2.md §3.1–3.4) under `/api/v2/`, answered from the index in the v2 envelope:
  * `{"ok": true, "result": {"@type": …, …, "@extra": …}}`; errors `{"ok": false, "error", "code"}`.
  */
 
-const tags = ['API v2'];
+export const tags = ['API v2'];
 // A block the index lacks is the liteserver's 500 (blockNotFound), a store timeout 504 (app.ts).
-const errors = { 422: V2Error, 500: V2Error, 504: V2Error };
+export const errors = { 422: V2Error, 500: V2Error, 504: V2Error };
 
 /** The JSON-RPC route; app.ts renders errors of bodies that do not parse there as its validation errors. */
 export const JSON_RPC_PATH = '/api/v2/jsonRPC';
@@ -26,12 +27,12 @@ const ZERO_STATE = {
 };
 
 /** tonlib's request tag, as the Python server echoes it inside `result`: `<deadline>:<liteserver>:<random>`. */
-function extra(): string {
+export function extra(): string {
   return `${(Date.now() / 1000 + 10).toFixed(7)}:0:${Math.random()}`;
 }
 
 /** `ton.blockIdExt`: shards as signed decimal int64 (api-v2.md §2). */
-function blockIdExt(b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }) {
+export function blockIdExt(b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }) {
   return {
     '@type': 'ton.blockIdExt' as const,
     workchain: b.workchain,
@@ -52,16 +53,23 @@ async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRe
  * A block the index does not hold. TON Center's v2 asks a liteserver, which answers 500 with its error
  * (api-v2.md §1 table: "tonlib/liteserver error"); this is the text it gives for a seqno it does not have.
  */
-function blockNotFound(workchain: number, shard: string, seqno: number): ApiError {
+export function blockNotFound(workchain: number, shard: string, seqno: number): ApiError {
   const shardHex = BigInt(shard).toString(16).padStart(16, '0');
   return new ApiError(500, `LITE_SERVER_NOTREADY: cannot find block (${workchain},${shardHex}) seqno=${seqno}: seqno not in db`);
 }
 
-async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<{ last: BlockRecord; lastHeader: BlockHeaderHashes }> {
+export async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<{ last: BlockRecord; lastHeader: BlockHeaderHashes }> {
   const ends = await masterchainEnds(deps.db, req.tf);
   if (!ends) throw new ApiError(500, 'LITE_SERVER_UNKNOWN: no masterchain blocks indexed');
   return ends;
 }
+
+/** Registers one v2 operation (REST and JSON-RPC); read operations of other modules receive it. */
+export type V2Operation = <Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodType<Record<string, unknown>>>(
+  name: string,
+  route: { schema: { tags: string[]; summary: string; description: string; querystring?: Q; response: { 200: R } & Record<number, z.ZodType> } },
+  handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
+) => void;
 
 export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }): void {
   const r = zod(app);
@@ -73,7 +81,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
    */
   function operation<Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodType<Record<string, unknown>>>(
     name: string,
-    route: { schema: { tags: string[]; summary: string; description: string; querystring?: Q; response: { 200: R } & typeof errors } },
+    route: { schema: { tags: string[]; summary: string; description: string; querystring?: Q; response: { 200: R } & Record<number, z.ZodType> } },
     handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
   ): void {
     // The app's zod validator compiler parses the query string (the plain `app.get` only loses the static typing).
@@ -209,6 +217,8 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       };
     },
   );
+
+  v2ReadOperations(operation, deps, opts);
 
   r.post(
     JSON_RPC_PATH,
