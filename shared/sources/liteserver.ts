@@ -145,6 +145,13 @@ export class LiteserverAnswerError extends UpstreamUnavailableError {
  * Every liteserver asked served bytes that do not match the block's id, `maxIntegrityFailures` times in a row.
  * Not retryable: the follower must not go on without this block, and asking the same servers again will not help.
  */
+/** A liteserver refused an external message (`liteServer.error` on `sendMessage`). */
+export class MessageRefusedError extends NonRetryableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('LITESERVER_MESSAGE_REFUSED', message, options);
+  }
+}
+
 export class BlockIntegrityError extends NonRetryableError {
   constructor(message: string) {
     super('LITESERVER_BAD_BLOCK', message);
@@ -301,6 +308,8 @@ export interface LiteserverConnection {
   getBlockHeader(id: FullBlockId): Promise<{ id: FullBlockId; headerProof: Uint8Array }>;
   /** `liteServer.getAllShardsInfo`: `data` is a BOC whose root holds the ShardHashes HashmapE of that state. */
   getAllShardsInfo(id: FullBlockId): Promise<{ id: FullBlockId; proof: Uint8Array; data: Uint8Array }>;
+  /** `liteServer.sendMessage`: an inbound external message BOC; the liteserver checks it on its state first. */
+  sendMessage(boc: Uint8Array): Promise<number>;
   /** Closes the connection; pending queries fail. Idempotent. */
   close(): void;
 }
@@ -463,6 +472,11 @@ class Connection implements LiteserverConnection {
   async getAllShardsInfo(id: FullBlockId): Promise<{ id: FullBlockId; proof: Uint8Array; data: Uint8Array }> {
     const r = await this.query(Functions.liteServer_getAllShardsInfo, { kind: 'liteServer.getAllShardsInfo', id: toTl(id) });
     return { id: fromTl(r.id), proof: r.proof, data: r.data };
+  }
+
+  async sendMessage(boc: Uint8Array): Promise<number> {
+    const r = await this.query(Functions.liteServer_sendMessage, { kind: 'liteServer.sendMessage', body: Buffer.from(boc) });
+    return r.status;
   }
 }
 
@@ -1123,6 +1137,15 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
 
   return {
     groups,
+    async send(boc) {
+      const p = await getPool();
+      // A liteserver that refuses the message (its account does not accept it) is an answer, not a reason to ask
+      // another: the pool's retry-until-available is for blocks.
+      const refused = (e: unknown): never => {
+        throw e instanceof LiteserverAnswerError ? new MessageRefusedError(e.message, { cause: e }) : e;
+      };
+      await p.run('sendMessage', (c) => c.sendMessage(boc).catch(refused), AbortSignal.timeout(2 * (options.queryTimeoutMs ?? 10_000)));
+    },
     status: () => pool?.status() ?? [],
     async close() {
       closed = true;

@@ -6,6 +6,7 @@ import type { BlockHeaderHashes, BlockIdRecord, BlockRecord } from '../repo/reco
 import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
 import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
+import type { RawJsonRpcMethod } from './v2-tvm.js';
 
 /**
  * The v2 block operations (api-v2.md §3.1–3.4) under `/api/v2/`, answered from the index in the v2 envelope:
@@ -26,7 +27,7 @@ const ZERO_STATE = {
 };
 
 /** tonlib's request tag, as the Python server echoes it inside `result`: `<deadline>:<liteserver>:<random>`. */
-function extra(): string {
+export function extra(): string {
   return `${(Date.now() / 1000 + 10).toFixed(7)}:0:${Math.random()}`;
 }
 
@@ -63,7 +64,7 @@ async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promi
   return ends;
 }
 
-export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }): void {
+export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean; rpc?: ReadonlyMap<string, RawJsonRpcMethod> }): void {
   const r = zod(app);
   const methods = new Map<string, JsonRpcMethod>();
 
@@ -235,6 +236,8 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       if (!isObject(raw)) throw unprocessable('Validation error: the body must be a JSON object');
       const params = body.params ?? {};
       if (!isObject(params)) throw unprocessable('Validation error: params must be an object');
+      const direct = typeof body.method === 'string' ? opts.rpc?.get(body.method) : undefined;
+      if (direct) return { ...(await direct(req, params)), jsonrpc: '2.0' as const, id };
       const m = typeof body.method === 'string' ? methods.get(body.method) : undefined;
       if (!m) throw unprocessable('Unknown method');
       let q: Record<string, unknown> = {};
