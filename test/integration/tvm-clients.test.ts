@@ -299,6 +299,20 @@ describe('TON Center clients on a devnet-backed tonflow', () => {
     expect(await wallet.methods.seqno().call()).toBe(seqno! + 1);
   });
 
+  it('tonweb reads the balance and finds its transfer with getTransactions (needs the v2 reads)', async (ctx) => {
+    const probe = await rpc('getTransactions', { address: `0:${'00'.repeat(32)}`, limit: 1 });
+    if (probe.body.error === 'Unknown method') ctx.skip();
+    const tonweb = new TonWeb(new TonWeb.HttpProvider(`${endpoint}/api/v2/jsonRPC`));
+    const keys = walletKeys('v4r2', 0);
+    const wallet = new tonweb.wallet.all.v4R2(tonweb.provider, { publicKey: new Uint8Array(keys.publicKey), wc: 0 });
+    const address = (await wallet.getAddress()).toString(false);
+    expect(BigInt(await tonweb.getBalance(address))).toBe((await source.getAccount(address)).balance);
+    const txs = await tonweb.getTransactions(address, 5);
+    // The transfer of the test before: the wallet's newest transaction, an external message with one out message.
+    expect(txs[0].in_msg.source).toBe('');
+    expect(txs[0].out_msgs.map((m: { destination: string }) => new TonWeb.utils.Address(m.destination).toString(false))).toEqual([`0:${'33'.repeat(32)}`]);
+  });
+
   it('v2 and v3 wire shapes: stacks, errors, sendBocReturnHash and v3 message', async () => {
     const keys = walletKeys('v4r2', 1);
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey, walletId: DEFAULT_SUBWALLET + 1 });
@@ -326,6 +340,11 @@ describe('TON Center clients on a devnet-backed tonflow', () => {
     expect(type).toBe('cell');
     expect(Cell.fromBase64(value.bytes).beginParse().loadAddress().hash.toString('hex')).toBe(Buffer.from(j.walletOf(j.holders[0]!.address).hash).toString('hex'));
     expect(value.object.data.len).toBe(267);
+
+    // A masterchain block the index does not hold: the liteserver's answer.
+    const future = await rpc('runGetMethod', { address: addr, method: 'seqno', stack: [], seqno: 99_999_999 });
+    expect(future.status).toBe(500);
+    expect(future.body.error).toMatch(/^LITE_SERVER_NOTREADY: cannot find block/);
 
     // Bad input: 422 in the v2 envelope.
     const bad = await rpc('runGetMethod', { address: addr, method: 'seqno', stack: [['num']] });
