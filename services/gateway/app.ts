@@ -27,6 +27,9 @@ import { transactionRoutes } from './routes/transactions.js';
 import { CONVERSION_ERROR, conversionErrors, docDefaults, docRequired } from './schemas/common.js';
 import { JSON_RPC_PATH, v2Routes } from './routes/v2.js';
 import { serverTiming } from './server-timing.js';
+import { v2TvmRoutes } from './routes/v2-tvm.js';
+import { v3TvmRoutes } from './routes/v3-tvm.js';
+import { type GatewayTvmOptions, createGatewayTvm } from './tvm.js';
 
 /**
  * The gateway: TON Center API v3 (and the v2 block operations) over the store, wire-compatible so that an existing
@@ -84,6 +87,8 @@ export interface BuildAppOptions {
   logger: Logger;
   metrics: Metrics;
   config: GatewayAppConfig;
+  /** The TVM for runGetMethod, estimateFee and sending (tvm.ts); without it those answer 503. */
+  tvm?: GatewayTvmOptions;
 }
 
 declare module 'fastify' {
@@ -437,7 +442,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   blockRoutes(app, deps);
   transactionRoutes(app, deps);
   accountRoutes(app, deps);
-  v2Routes(app, deps, { testnet: config.testnet });
+  const tvm = opts.tvm ? createGatewayTvm(db, opts.tvm) : undefined;
+  v3TvmRoutes(app, deps, tvm);
+  v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm) });
 
   await app.ready();
   return app;

@@ -97,6 +97,18 @@ const fields = {
       'Point reads of one kind (blocks by seqno, transactions, account states) the gateway runs at once; requests arriving meanwhile share the next read. 1 suits embedded mode on 2 cores; with more cores raise it with TONFLOW_STORE_READ_CONNECTIONS; a server can take more',
     type: integer(1, 64),
   },
+  tvmWorkers: {
+    env: 'TONFLOW_TVM_WORKERS',
+    default: '1',
+    description: 'Worker threads running the TVM for runGetMethod, estimateFee and the checks of sent messages (each holds one emulator, about 60 MiB)',
+    type: integer(1, 64),
+  },
+  tvmTimeoutMs: {
+    env: 'TONFLOW_TVM_TIMEOUT_MS',
+    default: '10000',
+    description: 'Most milliseconds one get-method or emulation may run; its worker is then replaced and the request answered 504',
+    type: integer(100, 600_000),
+  },
   addressBookTtlMs: {
     env: 'TONFLOW_API_ADDRESS_BOOK_TTL_MS',
     default: '60000',

@@ -5,7 +5,9 @@ import { createMetrics, type Metrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
 import { createShutdown, installProcessHandlers } from '../../shared/runtime/shutdown.js';
 import { migrate } from '../../shared/store/migrate.js';
+import type { BlockSource } from '../../shared/sources/source.js';
 import type { Store } from '../../shared/store/store.js';
+import { createTvmPool } from '../../shared/tvm/pool.js';
 import { openStore } from '../common/wiring.js';
 import { buildApp } from './app.js';
 import { loadApiKeys } from './auth.js';
@@ -25,10 +27,19 @@ export interface RunningGateway {
  * Builds the gateway on an open store and starts listening. Shared by `tonflow gateway` and `tonflow start`
  * (which runs it beside the pipeline, on the same store).
  */
-export async function startGateway(deps: { config: GatewayConfig; store: Store; logger: Logger; metrics: Metrics }): Promise<RunningGateway> {
+export async function startGateway(deps: {
+  config: GatewayConfig;
+  store: Store;
+  logger: Logger;
+  metrics: Metrics;
+  /** The source `tonflow start` follows: sending, and full account states where it has them (the devnet). */
+  source?: BlockSource;
+}): Promise<RunningGateway> {
   const { config } = deps;
   const apiKeys = loadApiKeys(config.apiKeysFile, config.apiKeys);
+  const tvm = createTvmPool({ workers: config.tvmWorkers, timeoutMs: config.tvmTimeoutMs });
   const app = await buildApp({
+    tvm: { tvm, ...(deps.source ? { source: deps.source } : {}) },
     store: deps.store,
     logger: deps.logger,
     metrics: deps.metrics.service === 'gateway' ? deps.metrics : deps.metrics.forService('gateway'),
@@ -54,7 +65,14 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deps.logger.info({ host: config.host, port, apiKeys: apiKeys.length, rpsWithoutKey: config.rpsWithoutKey }, 'gateway listening');
-  return { app, port, close: () => app.close() };
+  return {
+    app,
+    port,
+    close: async () => {
+      await app.close();
+      await tvm.close();
+    },
+  };
 }
 
 /**

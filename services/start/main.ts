@@ -73,8 +73,10 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   await ops.listen();
   shutdown.add('ops', () => ops.close());
 
+  // Opened before the gateway, which sends messages through it and asks it for account states.
+  const source = runFollower ? await openSource(config, logger, shutdown.signal) : undefined;
   if (isGatewayConfig(config)) {
-    const gateway = await startGateway({ config, store, logger, metrics });
+    const gateway = await startGateway({ config, store, logger, metrics, ...(source ? { source } : {}) });
     shutdown.add('gateway', () => gateway.close());
     if (progress) progress.apiUrl = apiUrlOf(config.host, gateway.port);
   }
@@ -156,8 +158,8 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     // Stop intake first (closed after the follower, before the bus): the running batch finishes and commits.
     shutdown.add('decode stage', () => consumer.stop());
   }
-  if (runFollower) {
-    const source = await openSource(config, logger, shutdown.signal);
+  if (source) {
+    // Closed before the decode stage (closers run in reverse): the follower stops first.
     shutdown.add('source', () => source.close());
     const published = metrics.counter({ name: 'published_blocks', unit: 'total', help: 'Raw blocks published to the bus' });
     const log = logger.child({ module: 'follower' });

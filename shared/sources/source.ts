@@ -1,3 +1,5 @@
+import type { TvmAccountState } from '../tvm/account.js';
+
 /**
  * Where raw blocks come from: a directory of block files, public liteservers, or the local devnet. A source
  * yields groups in order. For liteservers and the devnet a group is one masterchain block: the shard blocks it
@@ -49,4 +51,13 @@ export interface BlockSource {
   /** Groups after `checkpoint` (from the configured start when null), until the signal aborts or the source ends. */
   groups(checkpoint: string | null, signal: AbortSignal): AsyncIterable<BlockGroup>;
   close(): Promise<void>;
+  /**
+   * Sends an inbound external message BOC to the network (a liteserver's `sendMessage`; the devnet runs it in its
+   * next block). Absent where there is no network (block files).
+   */
+  send?(boc: Uint8Array): Promise<void>;
+  /** The whole current state of an account (`wc:hex`), code and data included, from a source that holds chain state. */
+  accountState?(address: string): Promise<TvmAccountState>;
+  /** The configuration the chain runs with (`Hashmap 32 ^Cell` of ConfigParams), base64 BOC. */
+  blockchainConfig?(): Promise<string>;
 }

@@ -8,7 +8,7 @@ import { parseBocRoot, serializeBoc } from '../../shared/sources/devnet/cell.js'
 import type { SealedTick } from '../../shared/sources/devnet/chain.js';
 import { CONTRACTS } from '../../shared/sources/devnet/contracts.js';
 import { TON, actors } from '../../shared/sources/devnet/genesis.js';
-import { MAINNET_CONFIG_BOC, MAINNET_CONFIG_ROOT_HASH } from '../../shared/sources/devnet/mainnet-config.js';
+import { MAINNET_CONFIG_BOC, MAINNET_CONFIG_ROOT_HASH } from '../../shared/tvm/mainnet-config.js';
 import { type DevnetSource, createDevnetSource } from '../../shared/sources/devnet/source.js';
 import { jettonTransferBody } from '../../shared/sources/devnet/traffic.js';
 import { Wallet, commentBody } from '../../shared/sources/devnet/wallets.js';
@@ -76,7 +76,7 @@ describe('devnet: a chain on the real TVM sealing real blocks', () => {
       const group = await source.sealNext();
       produced.push({ group, tick: lastTick!, decoded: group.blocks.map((b) => decodeBlock(b.data, { mcBlockSeqno: b.mcSeqno })) });
     }
-  }, 120_000);
+  }, 600_000);
 
   afterAll(async () => {
     await source?.close();

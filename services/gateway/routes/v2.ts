@@ -7,6 +7,7 @@ import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2
 import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
 import { v2ReadOperations } from './v2-read.js';
+import type { RawJsonRpcMethod } from './v2-tvm.js';
 
 /**
  * The v2 block operations (api-v2.md §3.1–3.4) under `/api/v2/`, answered from the index in the v2 envelope:
@@ -71,7 +72,7 @@ export type V2Operation = <Q extends z.ZodType<Record<string, unknown>> | undefi
   handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
 ) => void;
 
-export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }): void {
+export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean; rpc?: ReadonlyMap<string, RawJsonRpcMethod> }): void {
   const r = zod(app);
   const methods = new Map<string, JsonRpcMethod>();
 
@@ -245,6 +246,8 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean }):
       if (!isObject(raw)) throw unprocessable('Validation error: the body must be a JSON object');
       const params = body.params ?? {};
       if (!isObject(params)) throw unprocessable('Validation error: params must be an object');
+      const direct = typeof body.method === 'string' ? opts.rpc?.get(body.method) : undefined;
+      if (direct) return { ...(await direct(req, params)), jsonrpc: '2.0' as const, id };
       const m = typeof body.method === 'string' ? methods.get(body.method) : undefined;
       if (!m) throw unprocessable('Unknown method');
       let q: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Address, Cell, TupleItem } from '@ton/core';
-import { Executor } from '@ton/sandbox';
+import type { Address, TupleItem } from '@ton/core';
+import { type Tvm, createInlineTvm } from '../../tvm/executor.js';
+import { stackToB64 } from '../../tvm/stack.js';
 import { type AccountBlockInput, storeShardAccountBlocks } from '../../ton/tlb/AccountBlock.js';
 import { storeBlock } from '../../ton/tlb/Block.js';
 import { type ImportFees, type InMsgDescrEntry, type OutMsgDescrEntry, storeBlockExtra, storeInMsgDescr, storeOutMsgDescr } from '../../ton/tlb/BlockExtra.js';
@@ -15,7 +16,7 @@ import type { ShardDescr } from '../../ton/tlb/ShardDescr.js';
 import { shardIdent } from '../../ton/tlb/ShardIdent.js';
 import { type ValueFlow, storeValueFlow } from '../../ton/tlb/ValueFlow.js';
 import { type DCell, DBuilder, fromBase64, parseBocRoot, serializeBoc } from './cell.js';
-import { MAINNET_CONFIG_BOC } from './mainnet-config.js';
+import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
 import { merkleUpdate } from './merkle.js';
 import {
   ACCOUNTS_SPEC,
@@ -177,7 +178,7 @@ export class DevnetChain {
   private sealedTxs = 0;
 
   private constructor(
-    private readonly executor: Executor,
+    private readonly tvm: Tvm,
     readonly globalId: number,
     readonly seed: string,
     private readonly config: ChainConfig,
@@ -196,7 +197,7 @@ export class DevnetChain {
   static async create(opts: DevnetChainOptions): Promise<DevnetChain> {
     const globalId = opts.globalId ?? DEVNET_GLOBAL_ID;
     const config = loadChainConfig(globalId);
-    const executor = await Executor.create();
+    const tvm = await createInlineTvm();
     const utime = opts.genesisUtime;
     const mk = (workchain: number): PersistentTrie<AccountEntry, { splitDepth: number; balance: bigint }> => {
       let t = PersistentTrie.empty(ACCOUNTS_SPEC);
@@ -248,7 +249,7 @@ export class DevnetChain {
       [MC, newShard(MC, mcParts, mcState, zerostateRef(mcState, utime))],
       [WC, newShard(WC, wcParts, wcState, wcZero)],
     ]);
-    return new DevnetChain(executor, globalId, opts.seed, config, shards, wcTip, opts.maxMessagesPerBlock ?? 4096);
+    return new DevnetChain(tvm, globalId, opts.seed, config, shards, wcTip, opts.maxMessagesPerBlock ?? 4096);
   }
 
   /**
@@ -257,7 +258,7 @@ export class DevnetChain {
    */
   static async restore(meta: ChainMeta, states: { mc: DCell; wc: DCell }, opts: { maxMessagesPerBlock?: number } = {}): Promise<DevnetChain> {
     const config = loadChainConfig(meta.globalId);
-    const executor = await Executor.create();
+    const tvm = await createInlineTvm();
     const wcTip = descrFromJson(meta.wcTip);
     const mcParts = loadShardStateParts(states.mc, meta.globalId, MC);
     mcParts.mc!.shardHashes = [{ workchain: WC, shard: SHARD_ALL, descr: wcTip }];
@@ -273,7 +274,7 @@ export class DevnetChain {
       }
     }
     for (const a of meta.awaitingDeq) shards.get(a.workchain)!.awaitingDeq.push({ hashHex: a.hashHex, importBlockLt: BigInt(a.importBlockLt) });
-    const chain = new DevnetChain(executor, meta.globalId, meta.seed, config, shards, wcTip, opts.maxMessagesPerBlock ?? 4096);
+    const chain = new DevnetChain(tvm, meta.globalId, meta.seed, config, shards, wcTip, opts.maxMessagesPerBlock ?? 4096);
     chain.sealedTxs = meta.sealedTransactions ?? 0;
     return chain;
   }
@@ -365,22 +366,19 @@ export class DevnetChain {
     const sa = this.shardAccount({ workchain: addr.workChain, hash: addr.hash });
     const acc = readAccount(sa.refs[0]!);
     if (acc.status !== 'active' || !acc.code || !acc.data) return { error: `account is ${acc.status}` };
-    const res = await this.executor.runGetMethod({
-      code: asCoreCell(acc.code),
-      data: asCoreCell(acc.data),
+    const res = await this.tvm.runGetMethod({
+      code: toB64(acc.code),
+      data: toB64(acc.data),
       methodId: method,
-      stack,
+      stack: stackToB64(stack),
       config: this.configB64,
-      verbosity: 'short',
-      address: addr,
-      unixTime: this.lastUtime,
+      address: addr.toRawString(),
+      now: this.lastUtime,
       balance: acc.balance,
-      randomSeed: Buffer.alloc(32),
       gasLimit: 10_000_000n,
-      debugEnabled: false,
     });
-    if (!res.output.success) return { error: res.output.error };
-    return { exitCode: res.output.vm_exit_code, gasUsed: BigInt(res.output.gas_used), stack: res.output.stack };
+    if (!res.ok) return { error: res.error };
+    return { exitCode: res.exitCode, gasUsed: res.gasUsed, stack: res.stack };
   }
 
   /** Seals the next basechain block and the masterchain block that commits it. */
@@ -446,22 +444,19 @@ export class DevnetChain {
     const run = async (msg: DCell, addr: StdAddr, minLt: bigint): Promise<{ tx: TxView; entry: AccountEntry | null } | { error: string }> => {
       const cur = accounts.get(addr.hash);
       const saB64 = cur ? (cur.b64 ??= toB64(cur.sa)) : EMPTY_SA_B64;
-      const res = await this.executor.runTransaction({
+      const res = await this.tvm.runTransaction({
         config: this.configB64,
-        libs: null,
-        verbosity: 'short',
         shardAccount: saB64,
-        message: asCoreCell(msg),
+        message: toB64(msg),
         now,
         lt: max(lt, minLt),
-        randomSeed: Buffer.from(randSeed),
+        randomSeed: Buffer.from(randSeed).toString('base64'),
         ignoreChksig: false,
-        debugEnabled: false,
       });
-      if (!res.result.success) return { error: res.result.error };
-      const tx = readTx(fromBase64(res.result.transaction));
-      const sa = fromBase64(res.result.shardAccount);
-      const entry = readAccount(sa.refs[0]!).status === 'nonexist' ? null : accountEntry(sa, res.result.shardAccount);
+      if (!res.ok) return { error: res.error };
+      const tx = readTx(fromBase64(res.transaction));
+      const sa = fromBase64(res.shardAccount);
+      const entry = readAccount(sa.refs[0]!).status === 'nonexist' ? null : accountEntry(sa, res.shardAccount);
       return { tx, entry };
     };
 
@@ -699,11 +694,6 @@ interface Committed {
   fees: CurrencyCollection;
   created: CurrencyCollection;
   minRefMcSeqno: number;
-}
-
-/** Wraps a devnet cell for @ton/sandbox, which only ever calls `toBoc()` on the cells it is given. */
-function asCoreCell(c: DCell): Cell {
-  return { toBoc: () => Buffer.from(serializeBoc(c, { crc32: false })) } as unknown as Cell;
 }
 
 function toB64(c: DCell): string {

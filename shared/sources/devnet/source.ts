@@ -6,7 +6,7 @@ import { DevnetChain, type ExternalResult, type SealedTick } from './chain.js';
 import { type DCell, parseBocRoot, serializeBoc } from './cell.js';
 import { genesis, actors as actorsOf } from './genesis.js';
 import { applyMerkleUpdate } from './merkle.js';
-import { methodId } from './methods.js';
+import { methodId } from '../../tvm/method-id.js';
 import { SHARD_ALL } from './state.js';
 import { type ChainFile, DevnetStore } from './store.js';
 import { readAccount } from './tlb.js';
@@ -193,6 +193,25 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
   const resolveAddress = (a: string | { workchain: number; hash: Uint8Array }): Address =>
     typeof a === 'string' ? Address.parse(a) : new Address(a.workchain, Buffer.from(a.hash));
 
+  const accountOf = (address: string | { workchain: number; hash: Uint8Array }): DevnetAccount => {
+    const addr = resolveAddress(address);
+    const sa = chain.shardAccount({ workchain: addr.workChain, hash: addr.hash });
+    const acc = readAccount(sa.refs[0]!);
+    const s = sa.beginParse();
+    s.loadRef();
+    return {
+      workchain: addr.workChain,
+      hash: new Uint8Array(addr.hash),
+      status: acc.status,
+      balance: acc.balance,
+      lastTransLt: acc.lastTransLt,
+      lastTransHash: s.loadBytes(32),
+      code: acc.code ? serializeBoc(acc.code) : null,
+      data: acc.data ? serializeBoc(acc.data) : null,
+      shardAccount: serializeBoc(sa),
+    };
+  };
+
   return {
     get head() {
       return file.head;
@@ -226,22 +245,31 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
     },
 
     async getAccount(address) {
-      const addr = resolveAddress(address);
-      const sa = chain.shardAccount({ workchain: addr.workChain, hash: addr.hash });
-      const acc = readAccount(sa.refs[0]!);
-      const s = sa.beginParse();
-      s.loadRef();
+      return accountOf(address);
+    },
+
+    async send(boc) {
+      // The caller checked the message on the current state; the block's verdict is not waited for.
+      void chain.sendExternal(parseBocRoot(boc)).result;
+    },
+
+    async accountState(address) {
+      const a = accountOf(address);
+      const b64 = (x: Uint8Array | null): string | null => (x ? Buffer.from(x).toString('base64') : null);
       return {
-        workchain: addr.workChain,
-        hash: new Uint8Array(addr.hash),
-        status: acc.status,
-        balance: acc.balance,
-        lastTransLt: acc.lastTransLt,
-        lastTransHash: s.loadBytes(32),
-        code: acc.code ? serializeBoc(acc.code) : null,
-        data: acc.data ? serializeBoc(acc.data) : null,
-        shardAccount: serializeBoc(sa),
+        address: `${a.workchain}:${Buffer.from(a.hash).toString('hex')}`,
+        status: a.status,
+        balance: a.balance,
+        code: b64(a.code),
+        data: b64(a.data),
+        lastTransLt: a.lastTransLt,
+        lastTransHash: a.lastTransHash,
+        shardAccount: Buffer.from(a.shardAccount).toString('base64'),
       };
+    },
+
+    async blockchainConfig() {
+      return chain.configBoc;
     },
 
     async runGetMethod(address, method, stack = []) {

@@ -42,6 +42,8 @@ export interface LiteserverConnection {
   getBlockHeader(id: FullBlockId): Promise<{ id: FullBlockId; headerProof: Uint8Array }>;
   /** `liteServer.getAllShardsInfo`: `data` is a BOC whose root holds the ShardHashes HashmapE of that state. */
   getAllShardsInfo(id: FullBlockId): Promise<{ id: FullBlockId; proof: Uint8Array; data: Uint8Array }>;
+  /** `liteServer.sendMessage`: an inbound external message BOC; the liteserver checks it on its state first. */
+  sendMessage(boc: Uint8Array): Promise<number>;
   /** Closes the connection; pending queries fail. Idempotent. */
   close(): void;
 }
@@ -205,6 +207,11 @@ export class Connection implements LiteserverConnection {
     const r = await this.query(Functions.liteServer_getAllShardsInfo, { kind: 'liteServer.getAllShardsInfo', id: toTl(id) });
     return { id: fromTl(r.id), proof: r.proof, data: r.data };
   }
+  async sendMessage(boc: Uint8Array): Promise<number> {
+    const r = await this.query(Functions.liteServer_sendMessage, { kind: 'liteServer.sendMessage', body: Buffer.from(boc) });
+    return r.status;
+  }
+
 }
 
 /** TL carries shard ids as signed 64-bit integers (ton-tl: decimal strings). */

@@ -26,6 +26,7 @@ export {
   type LiteserverSourceOptions,
   type LiteserverStatus,
   LiteserverAnswerError,
+  MessageRefusedError,
   LiteserverUnavailableError,
   type SourceLogger,
   type TonNetwork,

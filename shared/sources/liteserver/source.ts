@@ -7,7 +7,7 @@ import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoin
 import type { MasterchainInfo } from './connection.js';
 import { bundledGlobalConfig, parseGlobalConfig } from './global-config.js';
 import { Pool } from './pool.js';
-import { BlockIntegrityError, type FullBlockId, GLOBAL_ID, IntegrityFailure, type LiteserverSource, type LiteserverSourceOptions, MC_SHARD, type SourceLogger, WrongNetworkFailure } from './types.js';
+import { BlockIntegrityError, type FullBlockId, GLOBAL_ID, IntegrityFailure, LiteserverAnswerError, MessageRefusedError, type LiteserverSource, type LiteserverSourceOptions, MC_SHARD, type SourceLogger, WrongNetworkFailure } from './types.js';
 import { type VerifiedBlock, describeId, equalBytes, hex, verifyBlock } from './verify.js';
 import { alreadyCommitted, olderFirst, shardTips } from './walk.js';
 
@@ -259,6 +259,15 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
 
   return {
     groups,
+    async send(boc) {
+      const p = await getPool();
+      // A liteserver that refuses the message (its account does not accept it) is an answer, not a reason to ask
+      // another: the pool's retry-until-available is for blocks.
+      const refused = (e: unknown): never => {
+        throw e instanceof LiteserverAnswerError ? new MessageRefusedError(e.message, { cause: e }) : e;
+      };
+      await p.run('sendMessage', (c) => c.sendMessage(boc).catch(refused), AbortSignal.timeout(2 * (options.queryTimeoutMs ?? 10_000)));
+    },
     status: () => pool?.status() ?? [],
     async close() {
       closed = true;

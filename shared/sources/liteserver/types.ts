@@ -109,6 +109,13 @@ export class LiteserverAnswerError extends UpstreamUnavailableError {
   }
 }
 
+/** A liteserver refused an external message (`liteServer.error` on `sendMessage`). */
+export class MessageRefusedError extends NonRetryableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('LITESERVER_MESSAGE_REFUSED', message, options);
+  }
+}
+
 /**
  * Every liteserver asked served bytes that do not match the block's id, `maxIntegrityFailures` times in a row.
  * Not retryable: the follower must not go on without this block, and asking the same servers again will not help.

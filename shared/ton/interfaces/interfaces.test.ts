@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { describeFixtures, fixturesDir } from '../../../test/helpers/fixtures.js';
-import { AddressParseError, friendlyAddress } from '../address.js';
+import { AddressParseError, friendlyAddress } from '../../../shared/ton/address.js';
 import { Boc } from '../boc/reader.js';
 import { KNOWN_CODES } from './code-hashes.js';
 import { createInterfaceRepository, interfacesOfCode, normaliseCodeHash } from './repository.js';

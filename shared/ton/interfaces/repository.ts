@@ -1,4 +1,4 @@
-import { AddressParseError, parseAddressForm } from '../address.js';
+import { AddressParseError, parseAddressForm } from '../../../shared/ton/address.js';
 import { type InterfaceKind, KNOWN_CODES, type KnownCode } from './code-hashes.js';
 
 /**

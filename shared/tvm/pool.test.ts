@@ -1,0 +1,74 @@
+import { Cell, beginCell } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFixtures, readFixture } from '../../test/helpers/fixtures.js';
+import type { Tvm } from './executor.js';
+import { MAINNET_CONFIG_BOC } from './mainnet-config.js';
+import { methodId } from './method-id.js';
+import { TvmClosedError, TvmTimeoutError, createTvmPool } from './pool.js';
+import { stackFromB64, stackToB64 } from './stack.js';
+
+/**
+ * The worker pool on the real TVM (compiled worker from dist/: `npm run build` first): get-methods of the mainnet
+ * wallet v4r2 code on data the test lays out (wallet-v4-code.fc: seqno, subwallet id, public key, plugins), a
+ * contract that never stops (AGAINEND, opcode 0xEB: an endless loop) cut off by the time limit, and the pool going
+ * on after its worker was replaced.
+ */
+
+const PUBLIC_KEY = Buffer.from('5f'.repeat(32), 'hex');
+
+function v4Data(seqno: number): Cell {
+  return beginCell().storeUint(seqno, 32).storeUint(698983191, 32).storeBuffer(PUBLIC_KEY).storeBit(0).endCell();
+}
+
+describeFixtures('TVM worker pool', () => {
+  let pool: Tvm;
+  const code = Cell.fromBoc(readFixture('contracts/wallet_v4r2.code.boc'))[0]!;
+  const job = (method: string, data: Cell, gasLimit = 1_000_000n, c: Cell = code) => ({
+    code: c.toBoc().toString('base64'),
+    data: data.toBoc().toString('base64'),
+    address: `0:${'ab'.repeat(32)}`,
+    balance: 10n ** 9n,
+    config: MAINNET_CONFIG_BOC,
+    now: 1_800_000_000,
+    methodId: methodId(method),
+    stack: stackToB64([]),
+    gasLimit,
+  });
+
+  beforeAll(() => {
+    pool = createTvmPool({ workers: 1, timeoutMs: 3000 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('runs get-methods on a worker: seqno and get_public_key of a v4r2 wallet', async () => {
+    const seqno = await pool.runGetMethod(job('seqno', v4Data(42)));
+    if (!seqno.ok) throw new Error(seqno.error);
+    expect(seqno.exitCode).toBe(0);
+    expect(seqno.gasUsed).toBeGreaterThan(0n);
+    expect(stackFromB64(seqno.stack)).toEqual([{ type: 'int', value: 42n }]);
+    const pk = await pool.runGetMethod(job('get_public_key', v4Data(1)));
+    if (!pk.ok) throw new Error(pk.error);
+    expect(stackFromB64(pk.stack)).toEqual([{ type: 'int', value: BigInt('0x' + PUBLIC_KEY.toString('hex')) }]);
+  });
+
+  it('gas bounds a method: out of gas is exit code -14 with the limit used', async () => {
+    const r = await pool.runGetMethod(job('seqno', v4Data(1), 100n));
+    if (!r.ok) throw new Error(r.error);
+    expect(r.exitCode).toBe(-14);
+  });
+
+  it('a job past its time limit fails, and the replaced worker serves the next one', async () => {
+    const endless = beginCell().storeUint(0xeb, 8).endCell();
+    await expect(pool.runGetMethod(job('seqno', v4Data(1), 1n << 62n, endless))).rejects.toBeInstanceOf(TvmTimeoutError);
+    const after = await pool.runGetMethod(job('seqno', v4Data(9)));
+    expect(after.ok && stackFromB64(after.stack)).toEqual([{ type: 'int', value: 9n }]);
+  }, 60_000);
+
+  it('refuses jobs once closed', async () => {
+    const p = createTvmPool({ workers: 1, timeoutMs: 3000 });
+    await p.close();
+    await expect(p.runGetMethod(job('seqno', v4Data(1)))).rejects.toBeInstanceOf(TvmClosedError);
+  });
+});
