@@ -69,6 +69,7 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
+  started: boolean;
   running: { id: number; pending: Pending; timer: NodeJS.Timeout } | null;
 }
 
@@ -85,9 +86,10 @@ export function createTvmPool(opts: TvmPoolOptions): Tvm {
     // A worker waiting for jobs does not keep the process alive.
     worker.unref();
     let ready!: () => void;
-    const slot: Slot = { worker, ready: new Promise<void>((r) => (ready = r)), running: null };
+    const slot: Slot = { worker, ready: new Promise<void>((r) => (ready = r)), started: false, running: null };
     worker.on('message', (m: { ready?: true; id?: number; outcome?: GetMethodOutcome | TransactionOutcome; error?: string }) => {
       if (m.ready) {
+        slot.started = true;
         ready();
         pump();
         return;
@@ -109,9 +111,21 @@ export function createTvmPool(opts: TvmPoolOptions): Tvm {
         clearTimeout(run.timer);
         run.pending.reject(new TvmFailedError(`TVM worker ${why}`));
       }
-      if (!closed) {
-        slots[i] = spawn();
-      } else slots.splice(i, 1);
+      if (closed) {
+        slots.splice(i, 1);
+        return;
+      }
+      if (!slot.started) {
+        // A worker that cannot even start (the emulator does not load) would fail the same way at once again:
+        // the jobs waiting for it fail now, and the next attempt comes a second later.
+        for (const p of queue.splice(0)) p.reject(new TvmFailedError(`TVM worker could not start: ${why}`));
+        const retry = setTimeout(() => {
+          if (!closed && slots[i] === slot) slots[i] = spawn();
+        }, 1000);
+        retry.unref();
+        return;
+      }
+      slots[i] = spawn();
     };
     worker.on('error', (e) => lost(`failed: ${e.message}`));
     worker.on('exit', (code) => lost(`exited with code ${code}`));
