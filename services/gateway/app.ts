@@ -27,6 +27,7 @@ import { transactionRoutes } from './routes/transactions.js';
 import { CONVERSION_ERROR, conversionErrors, docDefaults, docRequired } from './schemas/common.js';
 import { JSON_RPC_PATH, v2Routes } from './routes/v2.js';
 import { serverTiming } from './server-timing.js';
+import { frameworkErrors, limitJsonDepth } from './plugins/client-input.js';
 
 /**
  * The gateway: TON Center API v3 (and the v2 block operations) over the store, wire-compatible so that an existing
@@ -266,7 +267,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // addresses in one URL; Node's default 16 KiB refuses about 215 of them.
     http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
     clientErrorHandler,
+    frameworkErrors,
   });
+  limitJsonDepth(app);
   app.setValidatorCompiler(validatorCompiler);
   // The zod serializer re-checks each response (encode); by default responses are built to their schema already
   // and only stringified (the tests run with validateResponses on).
@@ -408,6 +411,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (err instanceof ApiError) return reply.code(err.status).send(err.body ?? errorBody(req, err.status, err.message));
     if (err instanceof BaseError && err.code.startsWith('STORE_')) {
       // v2 answers its backend's timeouts with 504 (api-v2.md §1, "liteserver timeout"); the store is that backend here.
+      const timeoutMs = req.tf?.timeoutMs ?? MAX_TIMEOUT_MS;
+      if (err.code === 'STORE_TIMEOUT' && timeoutMs < MAX_TIMEOUT_MS) {
+        // The client chose a deadline shorter than the server's (X-Timeout) and the statement outlived it: what the
+        // client asked for, not a failure of the server.
+        req.log.info({ url: req.url, timeoutMs }, 'request deadline expired');
+        return reply.code(408).send(errorBody(req, 408, `timeout after ${timeoutMs} ms (X-Timeout)`));
+      }
       const v2Timeout = isV2(req) && err.code === 'STORE_TIMEOUT';
       const status = v2Timeout ? 504 : (req.routeOptions.config.storeErrorStatus ?? 500);
       req.log.error({ err, url: req.url }, 'store query failed');
