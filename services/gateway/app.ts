@@ -11,6 +11,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { BaseError } from '../../shared/runtime/errors.js';
+import type { TrustProxy } from '../../shared/runtime/config.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import type { Metrics } from '../../shared/runtime/metrics.js';
 import type { Store } from '../../shared/store/store.js';
@@ -28,6 +29,7 @@ import { CONVERSION_ERROR, conversionErrors, docDefaults, docRequired } from './
 import { JSON_RPC_PATH, v2Routes } from './routes/v2.js';
 import { serverTiming } from './server-timing.js';
 import { frameworkErrors, limitJsonDepth } from './plugins/client-input.js';
+import { loadShedding } from './plugins/load-shedding.js';
 
 /**
  * The gateway: TON Center API v3 (and the v2 block operations) over the store, wire-compatible so that an existing
@@ -74,10 +76,22 @@ export interface GatewayAppConfig {
    * Default 1, what embedded mode wants (chdb runs one statement at a time); a server can take more.
    */
   readsInFlight?: number;
+  /** Load shedding (plugins/load-shedding.ts): a request for more rows than this is heavy. Default 100. */
+  heavyRows?: number;
+  /** Heavy requests served at once. Default 2. */
+  heavyInFlight?: number;
+  /** Heavy requests waiting for a slot; more are refused with 503. Default 32. */
+  heavyQueue?: number;
+  /** Response bytes being sent at once beyond which heavy requests are refused with 503. Default 64 MiB. */
+  responseBytesInFlight?: number;
   /** Check every response against its zod schema before sending it (tests; costs CPU). */
   validateResponses?: boolean;
-  /** Trust X-Forwarded-For for the client address (behind a load balancer). */
-  trustProxy?: boolean;
+  /**
+   * Which X-Forwarded-For entries give the client address (TONFLOW_TRUST_PROXY): a number of proxy hops, or the
+   * proxies' addresses/CIDRs; false (default): the peer address. Never "every hop": a client would pick its own
+   * address, and with it a fresh keyless rate-limit budget per request.
+   */
+  trustProxy?: TrustProxy;
 }
 
 export interface BuildAppOptions {
@@ -254,6 +268,17 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   socket.destroy();
 }
 
+/**
+ * Fastify's trustProxy for a TONFLOW_TRUST_PROXY value. Addresses go to proxy-addr as they are (an entry is believed
+ * only when the hop that wrote it is a listed proxy). A hop count is a function: Fastify refuses plain numbers,
+ * because counted hops believe a client that reaches the gateway directly; the setting documents that.
+ */
+function trustProxyOption(t: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (t === false) return false;
+  if (typeof t === 'number') return (_address, hop) => hop < t;
+  return [...t];
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { store, logger, metrics, config } = opts;
   const log = logger.child({ module: 'gateway' });
@@ -261,7 +286,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     loggerInstance: log as unknown as FastifyBaseLogger,
     // Per-request log lines would cost more than many requests; errors are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: trustProxyOption(config.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
     // ton-index-go's Fiber reads request lines of up to 1 MiB (ReadBufferSize), so clients send batches of 1000
     // addresses in one URL; Node's default 16 KiB refuses about 215 of them.
@@ -372,6 +397,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return;
     }
     req.tf.cache = { key, version };
+  });
+
+  const shed = metrics.counter({ name: 'shed_requests', unit: 'total', help: 'Heavy requests refused with 503 (load shedding)', labels: ['reason'] });
+  // After the cache's preHandler: a cached answer costs no slot.
+  loadShedding(app, {
+    heavyRows: config.heavyRows ?? 100,
+    heavyInFlight: config.heavyInFlight ?? 2,
+    heavyQueue: config.heavyQueue ?? 32,
+    responseBytesInFlight: config.responseBytesInFlight ?? 64 * 1024 * 1024,
+    retryAfterS: 1,
+    errorBody,
+    onShed: (reason) => shed.inc({ reason }),
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { configFlags, loadConfig, parseFlags, redactConfig } from '../../shared/runtime/config.js';
+import { configFlags, loadConfig, opsHost, parseFlags, redactConfig } from '../../shared/runtime/config.js';
 import { createLogger, type Logger } from '../../shared/runtime/logger.js';
 import { createMetrics, type Metrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
@@ -48,6 +48,10 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
       contentCacheBytes: config.apiCacheMb * 1024 * 1024,
       txRecordTtlMs: config.txCacheTtlMs,
       readsInFlight: config.apiReadsInFlight,
+      heavyRows: config.heavyRows,
+      heavyInFlight: config.heavyInFlight,
+      heavyQueue: config.heavyQueue,
+      responseBytesInFlight: config.responseMbInFlight * 1024 * 1024,
     },
   });
   await app.listen({ port: config.port, host: config.host });
@@ -77,7 +81,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   // server store is migrated by `tonflow migrate` (the gateway's user may well be read-only).
   if (config.clickhouse === undefined) await migrate(store, { logger: logger.child({ module: 'migrate' }) });
 
-  const ops = createOpsServer({ port: config.opsPort, metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
+  const ops = createOpsServer({ port: config.opsPort, host: opsHost(config), metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
   await ops.listen();
   shutdown.add('ops', () => ops.close());
 

@@ -1,6 +1,6 @@
 import type { Bus } from '../../shared/bus/bus.js';
 import { deadLetter } from '../../shared/bus/dead-letter.js';
-import { configFlags, loadConfig, parseFlags, redactConfig, tonflowConfigSchema } from '../../shared/runtime/config.js';
+import { configFlags, gatewayConfigSchema, loadConfig, opsHost, parseFlags, redactConfig, tonflowConfigSchema } from '../../shared/runtime/config.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createMetrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
@@ -12,7 +12,7 @@ import { follow } from '../follower/follow.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { blockToRows } from '../indexer/to-rows.js';
 import { createStoreWriter, tableSchema } from '../indexer/sink.js';
-import { gatewayConfigSchema, isGatewayConfig, startGateway } from '../gateway/main.js';
+import { isGatewayConfig, startGateway } from '../gateway/main.js';
 
 export type Role = 'start' | 'follower' | 'indexer';
 
@@ -31,7 +31,8 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   const metrics = createMetrics({ service: role === 'start' ? 'tonflow' : role });
   const shutdown = createShutdown({ logger, graceMs: config.shutdownGraceMs });
   installProcessHandlers({ shutdown, logger });
-  logger.info({ role, config: redactConfig(tonflowConfigSchema, config) }, 'starting');
+  // The gateway's schema knows every key's secrecy (TONFLOW_API_KEYS too, which `start` reads).
+  logger.info({ role, config: redactConfig(gatewayConfigSchema, config as never) }, 'starting');
   if (role !== 'start' && config.mode === 'embedded') {
     logger.warn({ role }, 'a single stage on the in-process bus only talks to itself; use --mode distributed with Kafka');
   }
@@ -52,7 +53,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   const topics = topicNames(config);
   const checkpoints = createStoreCheckpoints(store, sourceName(config), { signal: shutdown.signal, logger: logger.child({ module: 'checkpoints' }) });
 
-  const ops = createOpsServer({ port: config.opsPort, metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
+  const ops = createOpsServer({ port: config.opsPort, host: opsHost(config), metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
   await ops.listen();
   shutdown.add('ops', () => ops.close());
 
