@@ -33,6 +33,9 @@ commands:
                                 (KAFKA_BROKERS or --kafka); writes bench/RESULTS.md
   bench api [--json] [--transactions N] [--rate R] [--seconds S]
                                 gateway p99 latency at a fixed rate on a store of ≥ 1M transactions; writes bench/RESULTS.md
+  bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]
+                                gateway RSS growth and worst masterchainInfo latency under C (200) concurrent
+                                transactions?limit=1000 requests; writes bench/RESULTS.md
   bench devnet [--json] [--seconds N] [--tps R]
                                 devnet sealed tx/s: back to back, and sustained at --devnet-tps R (default 500) on
                                 1000 ms blocks, with CPU per wall second and the traffic mix; writes bench/RESULTS.md
@@ -101,13 +104,15 @@ function flag(args: string[], name: string): string | undefined {
 const BENCH_USAGE =
   'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
-  '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]';
+  '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
+  '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]';
 
 async function benchCommand(args: string[]): Promise<number> {
   const [which, ...opts] = args;
   if (which === 'ingest') return benchIngest(opts);
   if (which === 'api') return benchApi(opts);
   if (which === 'devnet') return benchDevnet(opts);
+  if (which === 'heavy-reads') return benchHeavyReads(opts);
   if (which !== 'decode') throw new UsageError(BENCH_USAGE);
   const json = opts.includes('--json');
   const seconds = Number(flag(opts, '--seconds') ?? '5');
@@ -203,6 +208,39 @@ async function benchApi(opts: string[]): Promise<number> {
     for (const e of result.during_writes.results) {
       process.stdout.write(`during writes, ${e.read_connections} read sessions, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
     }
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}
+
+/** `bench heavy-reads`: the gateway under many concurrent heaviest pages; writes bench/RESULTS.md. */
+async function benchHeavyReads(opts: string[]): Promise<number> {
+  const known = new Set(['--json', '--transactions', '--concurrency', '--unbounded', '--dir']);
+  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new UsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+  const int = (name: string, def: number, max: number): number => {
+    const v = Number(flag(opts, name) ?? String(def));
+    if (!Number.isSafeInteger(v) || v <= 0 || v > max) throw new UsageError(`${name} must be an integer from 1 to ${max}`);
+    return v;
+  };
+  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
+  if (!existsSync(dir)) throw new UsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  const { runHeavyReadsBench } = await import('../bench/heavy-reads.js');
+  const result = await runHeavyReadsBench({
+    transactions: int('--transactions', 20_000, 2_000_000),
+    // Bounded: one loopback connection per client.
+    concurrency: int('--concurrency', 200, 1000),
+    unbounded: opts.includes('--unbounded'),
+    env: process.env,
+    fixturesDir: dir,
+    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+    command: `npm run bench -- heavy-reads${opts.length ? ' ' + opts.join(' ') : ''}`,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (!opts.includes('--json')) {
+    process.stdout.write(
+      `heavy-reads: RSS growth ${result.rss_growth_mib} MiB (${result.met.rss ? 'met' : 'NOT met'}), masterchainInfo worst ${result.light_max_ms} ms ` +
+        `(${result.met.latency ? 'met' : 'NOT met'}); ${result.heavy_ok}/${result.concurrency} heavy pages in ${result.seconds} s, ${result.heavy_503} 503s (bench/RESULTS.md updated)\n`,
+    );
   }
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

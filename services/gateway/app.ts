@@ -78,7 +78,7 @@ export interface GatewayAppConfig {
   readsInFlight?: number;
   /** Load shedding (plugins/load-shedding.ts): a request for more rows than this is heavy. Default 100. */
   heavyRows?: number;
-  /** Heavy requests served at once. Default 2. */
+  /** Heavy requests served at once. Default 1. */
   heavyInFlight?: number;
   /** Heavy requests waiting for a slot; more are refused with 503. Default 32. */
   heavyQueue?: number;
@@ -403,7 +403,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // After the cache's preHandler: a cached answer costs no slot.
   loadShedding(app, {
     heavyRows: config.heavyRows ?? 100,
-    heavyInFlight: config.heavyInFlight ?? 2,
+    heavyInFlight: config.heavyInFlight ?? 1,
     heavyQueue: config.heavyQueue ?? 32,
     responseBytesInFlight: config.responseBytesInFlight ?? 64 * 1024 * 1024,
     retryAfterS: 1,

@@ -7,8 +7,8 @@ import { createShutdown, installProcessHandlers } from '../../shared/runtime/shu
 import { migrate } from '../../shared/store/migrate.js';
 import type { Store } from '../../shared/store/store.js';
 import { openStore } from '../common/wiring.js';
-import { buildApp } from './app.js';
-import { loadApiKeys } from './auth.js';
+import { type GatewayAppConfig, buildApp } from './app.js';
+import { type ApiKey, loadApiKeys } from './auth.js';
 import { type GatewayConfig, gatewayConfigSchema, isTestnet } from './config.js';
 
 export { gatewayConfigSchema, isGatewayConfig, type GatewayConfig } from './config.js';
@@ -19,6 +19,31 @@ export interface RunningGateway {
   port: number;
   /** Stops accepting requests, lets in-flight ones finish, closes keep-alive connections. */
   close(): Promise<void>;
+}
+
+/** What the app takes from the configuration (shared with bench/heavy-reads.ts, which runs the defaults). */
+export function appConfig(config: GatewayConfig, apiKeys: readonly ApiKey[]): GatewayAppConfig {
+  return {
+    apiKeys,
+    rpsWithoutKey: config.rpsWithoutKey,
+    testnet: isTestnet(config),
+    pointReads: config.storePointReads,
+    trustProxy: config.trustProxy,
+    cacheEntries: config.apiCacheEntries,
+    addressBookTtlMs: config.addressBookTtlMs,
+    responseCacheEntries: config.responseCacheEntries,
+    responseCacheCheckMs: config.responseCacheCheckMs,
+    responseCacheBytes: config.responseCacheMb * 1024 * 1024,
+    txRecordCacheEntries: config.txCacheEntries,
+    txRecordCacheBytes: config.txCacheMb * 1024 * 1024,
+    contentCacheBytes: config.apiCacheMb * 1024 * 1024,
+    txRecordTtlMs: config.txCacheTtlMs,
+    readsInFlight: config.apiReadsInFlight,
+    heavyRows: config.heavyRows,
+    heavyInFlight: config.heavyInFlight,
+    heavyQueue: config.heavyQueue,
+    responseBytesInFlight: config.responseMbInFlight * 1024 * 1024,
+  };
 }
 
 /**
@@ -32,27 +57,7 @@ export async function startGateway(deps: { config: GatewayConfig; store: Store; 
     store: deps.store,
     logger: deps.logger,
     metrics: deps.metrics.service === 'gateway' ? deps.metrics : deps.metrics.forService('gateway'),
-    config: {
-      apiKeys,
-      rpsWithoutKey: config.rpsWithoutKey,
-      testnet: isTestnet(config),
-      pointReads: config.storePointReads,
-      trustProxy: config.trustProxy,
-      cacheEntries: config.apiCacheEntries,
-      addressBookTtlMs: config.addressBookTtlMs,
-      responseCacheEntries: config.responseCacheEntries,
-      responseCacheCheckMs: config.responseCacheCheckMs,
-      responseCacheBytes: config.responseCacheMb * 1024 * 1024,
-      txRecordCacheEntries: config.txCacheEntries,
-      txRecordCacheBytes: config.txCacheMb * 1024 * 1024,
-      contentCacheBytes: config.apiCacheMb * 1024 * 1024,
-      txRecordTtlMs: config.txCacheTtlMs,
-      readsInFlight: config.apiReadsInFlight,
-      heavyRows: config.heavyRows,
-      heavyInFlight: config.heavyInFlight,
-      heavyQueue: config.heavyQueue,
-      responseBytesInFlight: config.responseMbInFlight * 1024 * 1024,
-    },
+    config: appConfig(config, apiKeys),
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

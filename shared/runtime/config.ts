@@ -688,9 +688,9 @@ export const gatewayConfigSchema = defineConfig(
     },
     heavyInFlight: {
       env: 'TONFLOW_API_HEAVY_IN_FLIGHT',
-      default: '2',
+      default: '1',
       description:
-        'Heavy requests the gateway serves at once (a page of 1000 transactions is a 3-4 MB answer); light ones (masterchainInfo, single records) never wait for them',
+        'Heavy requests the gateway serves at once (a page of 1000 transactions is a 3-4 MB answer and about 0.3 s of CPU); light ones (masterchainInfo, single records) never wait for them. 1 suits embedded mode on 2 cores; raise it with the cores and TONFLOW_STORE_READ_CONNECTIONS',
       type: integer(1, 1024),
     },
     heavyQueue: {
