@@ -19,7 +19,10 @@ export interface LoadSheddingOptions {
   heavyQueue: number;
   /** Bytes of responses being sent at once beyond which heavy requests are refused (503). */
   responseBytesInFlight: number;
-  /** Seconds a refused client is told to wait (`Retry-After`). */
+  /**
+   * Least seconds a refused client is told to wait (`Retry-After`); more when the heavy requests already admitted
+   * will take longer than that to drain (their recent mean duration), up to a minute.
+   */
   retryAfterS: number;
   /** The error body of the request's API (v3 `{"error"}`, v2 envelope). */
   errorBody: (req: FastifyRequest, status: number, message: string) => Record<string, unknown>;
@@ -62,7 +65,17 @@ function onEnd(reply: FastifyReply, fn: () => void): void {
 export function loadShedding(app: FastifyInstance, opts: LoadSheddingOptions): LoadSheddingState {
   let running = 0;
   let bytesInFlight = 0;
+  /** Mean duration of recent heavy requests, ms (exponentially weighted): what a place in the queue costs. */
+  let meanMs = 0;
+  const retryAfter = (): number =>
+    Math.min(60, Math.max(opts.retryAfterS, Math.ceil((meanMs * (running + queue.length)) / opts.heavyInFlight / 1000)));
   const queue: Array<{ grant: () => void; gone: () => boolean }> = [];
+
+  const finished = (startedAt: number): void => {
+    const ms = performance.now() - startedAt;
+    meanMs = meanMs === 0 ? ms : 0.8 * meanMs + 0.2 * ms;
+    release();
+  };
 
   const release = (): void => {
     running--;
@@ -77,11 +90,12 @@ export function loadShedding(app: FastifyInstance, opts: LoadSheddingOptions): L
 
   const refuse = async (req: FastifyRequest, reply: FastifyReply, reason: 'queue_full' | 'bytes_in_flight'): Promise<void> => {
     opts.onShed?.(reason);
-    req.log.info({ reason, running, waiting: queue.length, bytesInFlight }, 'heavy request refused');
+    const after = retryAfter();
+    req.log.info({ reason, running, waiting: queue.length, bytesInFlight, retryAfterS: after }, 'heavy request refused');
     await reply
       .code(503)
-      .header('retry-after', String(opts.retryAfterS))
-      .send(opts.errorBody(req, 503, `server is busy, too many large requests in progress; retry after ${opts.retryAfterS} s`));
+      .header('retry-after', String(after))
+      .send(opts.errorBody(req, 503, `server is busy, too many large requests in progress; retry after ${after} s`));
   };
 
   app.addHook('preHandler', async (req, reply) => {
@@ -89,23 +103,26 @@ export function loadShedding(app: FastifyInstance, opts: LoadSheddingOptions): L
     if (bytesInFlight > opts.responseBytesInFlight) return refuse(req, reply, 'bytes_in_flight');
     if (running < opts.heavyInFlight) {
       running++;
-      onEnd(reply, release);
+      const startedAt = performance.now();
+      onEnd(reply, () => finished(startedAt));
       return;
     }
     if (queue.length >= opts.heavyQueue) return refuse(req, reply, 'queue_full');
     let left = false;
     let granted = false;
+    let startedAt = 0;
     await new Promise<void>((resolve) => {
       queue.push({
         grant: () => {
           granted = true;
+          startedAt = performance.now();
           resolve();
         },
         gone: () => left,
       });
       // A client that leaves while waiting gives up its place; one that leaves while served frees its slot.
       onEnd(reply, () => {
-        if (granted) release();
+        if (granted) finished(startedAt);
         else {
           left = true;
           resolve();
