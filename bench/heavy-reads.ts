@@ -55,6 +55,8 @@ export interface HeavyReadsResult extends HeavyOutput {
 
 const RSS_TARGET_MIB = 1024;
 const LATENCY_TARGET_MS = 1000;
+/** Attempts per heavy request, 503s included, before its client gives up. */
+const MAX_ATTEMPTS = 120;
 
 function runClient(spec: HeavySpec): Promise<HeavyOutput> {
   const script = fileURLToPath(new URL('./heavy-reads-client.js', import.meta.url));
@@ -113,7 +115,7 @@ export async function runHeavyReadsBench(opts: HeavyReadsOptions): Promise<Heavy
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
       const loadBefore = os.loadavg()[0]!;
-      const out = await runClient({ url, heavy, light: '/api/v3/masterchainInfo', pid: process.pid, maxAttempts: 120 });
+      const out = await runClient({ url, heavy, light: '/api/v3/masterchainInfo', pid: process.pid, maxAttempts: MAX_ATTEMPTS });
       loop.disable();
       const growth = out.rss_peak_mib - out.rss_before_mib;
       const result: HeavyReadsResult = {
@@ -146,8 +148,8 @@ export async function runHeavyReadsBench(opts: HeavyReadsOptions): Promise<Heavy
 function render(r: HeavyReadsResult, command: string): string {
   const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
   const limits = r.unbounded
-    ? 'load-shedding limits lifted (how the gateway ran before it had them)'
-    : `default limits: heavy above ${r.limits.heavy_rows} rows, ${r.limits.heavy_in_flight} in flight, ${r.limits.heavy_queue} waiting, ${r.limits.response_mb_in_flight} MiB of responses in flight`;
+    ? 'Load-shedding limits lifted (how the gateway ran before it had them)'
+    : `Default limits: heavy above ${r.limits.heavy_rows} rows, ${r.limits.heavy_in_flight} in flight, ${r.limits.heavy_queue} waiting, ${r.limits.response_mb_in_flight} MiB of responses in flight`;
   return [
     `## heavy reads${r.unbounded ? ' (limits lifted)' : ''}`,
     '',
@@ -161,7 +163,7 @@ function render(r: HeavyReadsResult, command: string): string {
     '|---|---|---|',
     `| RSS growth (peak − before) | ${r.rss_growth_mib} MiB (${r.rss_before_mib} → ${r.rss_peak_mib}) | ≤ 1024 MiB: ${met(r.met.rss)} |`,
     `| masterchainInfo worst | ${r.light_max_ms} ms (p50 ${r.light_p50_ms}, p99 ${r.light_p99_ms}; ${r.light_requests} requests, ${r.light_non200} not 200) | ≤ 1000 ms: ${met(r.met.latency)} |`,
-    `| heavy pages served | ${r.heavy_ok} of ${r.concurrency} (${r.heavy_failed} failed) in ${r.seconds} s, ${(r.heavy_bytes / 2 ** 20).toFixed(0)} MiB | |`,
+    `| heavy pages served | ${r.heavy_ok} of ${r.concurrency} (${r.heavy_failed} failed or gave up after ${MAX_ATTEMPTS} attempts) in ${r.seconds} s, ${(r.heavy_bytes / 2 ** 20).toFixed(0)} MiB | |`,
     `| 503 answers on the way | ${r.heavy_503} | |`,
     `| heavy page, first send to 200 | p50 ${r.heavy_p50_ms} ms, max ${r.heavy_max_ms} ms | |`,
     `| gateway event loop, longest delay | ${r.loop_delay_max_ms} ms | |`,

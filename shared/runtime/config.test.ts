@@ -375,6 +375,14 @@ describe('every environment variable is declared once and read only through the 
   });
 });
 
+describe('the gateway schema', () => {
+  it('masks the API keys when a configuration is logged (tonflow start logs it with this schema)', () => {
+    const config = loadConfig(gatewayConfigSchema, { env: { TONFLOW_API_KEYS: 'k3y-s3cret:10' } });
+    expect(config.apiKeys).toBe('k3y-s3cret:10');
+    expect(JSON.stringify(redactConfig(gatewayConfigSchema, config))).not.toContain('k3y-s3cret');
+  });
+});
+
 describe('opsHost', () => {
   const gw = (env: Record<string, string> = {}, argv: string[] = []) =>
     loadConfig(gatewayConfigSchema, { env, flags: parseFlags(argv, configFlags(gatewayConfigSchema)).flags });
