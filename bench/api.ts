@@ -200,7 +200,7 @@ async function insertBatch(store: Store, batch: StoreRows[]): Promise<void> {
 }
 
 /** Decodes every block of `dir` and inserts its rows; returns the transaction and block counts. */
-async function loadDir(store: Store, dir: string, progress: (line: string) => void): Promise<{ transactions: number; blocks: number }> {
+export async function loadDir(store: Store, dir: string, progress: (line: string) => void): Promise<{ transactions: number; blocks: number }> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.boc')).sort();
   let batch: StoreRows[] = [];
   let pending = 0;

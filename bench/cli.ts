@@ -28,14 +28,16 @@ const BENCH_USAGE =
   'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
-  '\n       tonflow bench traces [--json] [--seconds N]';
+  '\n       tonflow bench traces [--json] [--seconds N]' +
+  '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]';
 
 /** Runs `bench <which> [options]`; `repoRoot` is the checkout whose bench/RESULTS.md and ../shared fixtures are used. */
-export async function runBench(args: string[], repoRoot: string): Promise<number> {
+export async function runBench(args: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
   const [which, ...opts] = args;
-  if (which === 'ingest') return benchIngest(opts, repoRoot);
+  if (which === 'ingest') return benchIngest(opts, repoRoot, env);
   if (which === 'api') return benchApi(opts, repoRoot);
   if (which === 'devnet') return benchDevnet(opts, repoRoot);
+  if (which === 'heavy-reads') return benchHeavyReads(opts, repoRoot, env);
   if (which === 'traces') return (await import('./traces.js')).benchTracesCommand(opts, repoRoot);
   if (which !== 'decode') throw new BenchUsageError(BENCH_USAGE);
   const json = opts.includes('--json');
@@ -62,7 +64,7 @@ export async function runBench(args: string[], repoRoot: string): Promise<number
 }
 
 /** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
-async function benchIngest(opts: string[], repoRoot: string): Promise<number> {
+async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
   const known = new Set(['--json', '--transactions', '--rounds', '--kafka', '--dir']);
   for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
   const json = opts.includes('--json');
@@ -74,7 +76,7 @@ async function benchIngest(opts: string[], repoRoot: string): Promise<number> {
   const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
   if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
   const kafkaFlag = flag(opts, '--kafka');
-  const kafkaEnv = process.env.KAFKA_BROKERS?.trim() || undefined;
+  const kafkaEnv = env.KAFKA_BROKERS?.trim() || undefined;
   const kafkaRaw = kafkaFlag ?? kafkaEnv;
   const kafkaBrokers = kafkaRaw === undefined ? null : kafkaRaw.split(',').map((b) => b.trim()).filter((b) => b !== '');
   if (kafkaBrokers !== null && (kafkaBrokers.length === 0 || kafkaBrokers.some((b) => !/^[^\s:]+:\d{1,5}$/.test(b)))) {
@@ -159,6 +161,39 @@ async function benchDevnet(opts: string[], repoRoot: string): Promise<number> {
       `devnet: max ${max.tx_per_s} tx/s (${max.tx_per_cpu_s} per CPU second); sustained at --devnet-tps ${result.target_tx_per_s}: ` +
         `${sustained.tx_per_s} tx/s on ${sustained.cpu_cores} CPU s per s, block interval ${sustained.interval_ms_mean} ms mean / ${sustained.interval_ms_max} max ` +
         `(target ${result.met ? 'met' : 'NOT met'}); peak RSS ${result.peak_rss_mb} MiB (bench/RESULTS.md updated)\n`,
+    );
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}
+
+/** `bench heavy-reads`: the gateway's memory and cheap-endpoint latency while 200 clients ask for its heaviest pages. */
+async function benchHeavyReads(opts: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const known = new Set(['--json', '--transactions', '--concurrency', '--unbounded', '--dir']);
+  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+  const int = (name: string, def: number, max: number): number => {
+    const v = Number(flag(opts, name) ?? String(def));
+    if (!Number.isSafeInteger(v) || v <= 0 || v > max) throw new BenchUsageError(`${name} must be an integer from 1 to ${max}`);
+    return v;
+  };
+  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
+  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  const { runHeavyReadsBench } = await import('./heavy-reads.js');
+  const result = await runHeavyReadsBench({
+    transactions: int('--transactions', 20_000, 2_000_000),
+    // Bounded: one loopback connection per client.
+    concurrency: int('--concurrency', 200, 1000),
+    unbounded: opts.includes('--unbounded'),
+    env,
+    fixturesDir: dir,
+    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+    command: `npm run bench -- heavy-reads${opts.length ? ' ' + opts.join(' ') : ''}`,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (!opts.includes('--json')) {
+    process.stdout.write(
+      `heavy-reads: RSS growth ${result.rss_growth_mib} MiB (${result.met.rss ? 'met' : 'NOT met'}), masterchainInfo worst ${result.light_max_ms} ms ` +
+        `(${result.met.latency ? 'met' : 'NOT met'}); ${result.heavy_ok}/${result.concurrency} heavy pages in ${result.seconds} s, ${result.heavy_503} 503s (bench/RESULTS.md updated)\n`,
     );
   }
   process.stdout.write(JSON.stringify(result) + '\n');

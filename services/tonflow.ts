@@ -36,6 +36,9 @@ commands:
                                 (KAFKA_BROKERS or --kafka); writes bench/RESULTS.md
   bench api [--json] [--transactions N] [--rate R] [--seconds S]
                                 gateway p99 latency at a fixed rate on a store of ≥ 1M transactions; writes bench/RESULTS.md
+  bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]
+                                gateway RSS growth and worst masterchainInfo latency under C (200) concurrent
+                                transactions?limit=1000 requests; writes bench/RESULTS.md
   bench devnet [--json] [--seconds N] [--tps R]
                                 devnet sealed tx/s: back to back, and sustained at --devnet-tps R (default 500) on
                                 1000 ms blocks, with CPU per wall second and the traffic mix; writes bench/RESULTS.md
@@ -91,8 +94,8 @@ async function benchCommand(args: string[]): Promise<number> {
   if (!existsSync(entry)) {
     throw new UsageError('the benchmarks are not part of this build: in a source checkout, run `npm run build:bench` (or `npm run bench -- ...`)');
   }
-  const bench = (await import(pathToFileURL(entry).href)) as { runBench(args: string[], repoRoot: string): Promise<number> };
-  return bench.runBench(args, repoRoot);
+  const bench = (await import(pathToFileURL(entry).href)) as { runBench(args: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> };
+  return bench.runBench(args, repoRoot, process.env);
 }
 
 async function decodeBlockCommand(args: string[]): Promise<number> {

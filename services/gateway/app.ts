@@ -11,6 +11,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { BaseError } from '../../shared/runtime/errors.js';
+import type { TrustProxy } from '../../shared/runtime/config.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import type { Metrics } from '../../shared/runtime/metrics.js';
 import type { Store } from '../../shared/store/store.js';
@@ -30,6 +31,8 @@ import { serverTiming } from './server-timing.js';
 import { v2TvmRoutes } from './routes/v2-tvm.js';
 import { v3TvmRoutes } from './routes/v3-tvm.js';
 import { type GatewayTvmOptions, createGatewayTvm } from './tvm.js';
+import { frameworkErrors, limitJsonDepth } from './plugins/client-input.js';
+import { loadShedding } from './plugins/load-shedding.js';
 
 /**
  * The gateway: TON Center API v3 (and the v2 block operations) over the store, wire-compatible so that an existing
@@ -76,10 +79,22 @@ export interface GatewayAppConfig {
    * Default 1, what embedded mode wants (chdb runs one statement at a time); a server can take more.
    */
   readsInFlight?: number;
+  /** Load shedding (plugins/load-shedding.ts): a request for more rows than this is heavy. Default 100. */
+  heavyRows?: number;
+  /** Heavy requests served at once. Default 1. */
+  heavyInFlight?: number;
+  /** Heavy requests waiting for a slot; more are refused with 503. Default 32. */
+  heavyQueue?: number;
+  /** Response bytes being sent at once beyond which heavy requests are refused with 503. Default 64 MiB. */
+  responseBytesInFlight?: number;
   /** Check every response against its zod schema before sending it (tests; costs CPU). */
   validateResponses?: boolean;
-  /** Trust X-Forwarded-For for the client address (behind a load balancer). */
-  trustProxy?: boolean;
+  /**
+   * Which X-Forwarded-For entries give the client address (TONFLOW_TRUST_PROXY): a number of proxy hops, or the
+   * proxies' addresses/CIDRs; false (default): the peer address. Never "every hop": a client would pick its own
+   * address, and with it a fresh keyless rate-limit budget per request.
+   */
+  trustProxy?: TrustProxy;
 }
 
 export interface BuildAppOptions {
@@ -258,6 +273,17 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   socket.destroy();
 }
 
+/**
+ * Fastify's trustProxy for a TONFLOW_TRUST_PROXY value. Addresses go to proxy-addr as they are (an entry is believed
+ * only when the hop that wrote it is a listed proxy). A hop count is a function: Fastify refuses plain numbers,
+ * because counted hops believe a client that reaches the gateway directly; the setting documents that.
+ */
+function trustProxyOption(t: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (t === false) return false;
+  if (typeof t === 'number') return (_address, hop) => hop < t;
+  return [...t];
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { store, logger, metrics, config } = opts;
   const log = logger.child({ module: 'gateway' });
@@ -265,13 +291,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     loggerInstance: log as unknown as FastifyBaseLogger,
     // Per-request log lines would cost more than many requests; errors are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: trustProxyOption(config.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
     // ton-index-go's Fiber reads request lines of up to 1 MiB (ReadBufferSize), so clients send batches of 1000
     // addresses in one URL; Node's default 16 KiB refuses about 215 of them.
     http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
     clientErrorHandler,
+    frameworkErrors,
   });
+  limitJsonDepth(app);
   app.setValidatorCompiler(validatorCompiler);
   // The zod serializer re-checks each response (encode); by default responses are built to their schema already
   // and only stringified (the tests run with validateResponses on).
@@ -376,6 +404,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     req.tf.cache = { key, version };
   });
 
+  const shed = metrics.counter({ name: 'shed_requests', unit: 'total', help: 'Heavy requests refused with 503 (load shedding)', labels: ['reason'] });
+  // After the cache's preHandler: a cached answer costs no slot.
+  loadShedding(app, {
+    heavyRows: config.heavyRows ?? 100,
+    heavyInFlight: config.heavyInFlight ?? 1,
+    heavyQueue: config.heavyQueue ?? 32,
+    responseBytesInFlight: config.responseBytesInFlight ?? 64 * 1024 * 1024,
+    retryAfterS: 1,
+    errorBody,
+    onShed: (reason) => shed.inc({ reason }),
+  });
+
   app.addHook('onSend', async (req, reply, payload) => {
     const c = req.tf?.cache;
     if (c && reply.statusCode === 200 && typeof payload === 'string') {
@@ -413,6 +453,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (err instanceof ApiError) return reply.code(err.status).send(err.body ?? errorBody(req, err.status, err.message));
     if (err instanceof BaseError && err.code.startsWith('STORE_')) {
       // v2 answers its backend's timeouts with 504 (api-v2.md §1, "liteserver timeout"); the store is that backend here.
+      const timeoutMs = req.tf?.timeoutMs ?? MAX_TIMEOUT_MS;
+      if (err.code === 'STORE_TIMEOUT' && timeoutMs < MAX_TIMEOUT_MS) {
+        // The client chose a deadline shorter than the server's (X-Timeout) and the statement outlived it: what the
+        // client asked for, not a failure of the server.
+        req.log.info({ url: req.url, timeoutMs }, 'request deadline expired');
+        return reply.code(408).send(errorBody(req, 408, `timeout after ${timeoutMs} ms (X-Timeout)`));
+      }
       const v2Timeout = isV2(req) && err.code === 'STORE_TIMEOUT';
       const status = v2Timeout ? 504 : (req.routeOptions.config.storeErrorStatus ?? 500);
       req.log.error({ err, url: req.url }, 'store query failed');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { configFlags, loadConfig, parseFlags, redactConfig } from '../../shared/runtime/config.js';
+import { configFlags, loadConfig, opsHost, parseFlags, redactConfig } from '../../shared/runtime/config.js';
 import { createLogger, type Logger } from '../../shared/runtime/logger.js';
 import { createMetrics, type Metrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
@@ -9,8 +9,8 @@ import type { BlockSource } from '../../shared/sources/source.js';
 import type { Store } from '../../shared/store/store.js';
 import { createTvmPool } from '../../shared/tvm/pool.js';
 import { openStore } from '../common/wiring.js';
-import { buildApp } from './app.js';
-import { loadApiKeys } from './auth.js';
+import { type GatewayAppConfig, buildApp } from './app.js';
+import { type ApiKey, loadApiKeys } from './auth.js';
 import { type GatewayConfig, gatewayConfigSchema, isTestnet } from './config.js';
 
 export { gatewayConfigSchema, isGatewayConfig, type GatewayConfig } from './config.js';
@@ -21,6 +21,31 @@ export interface RunningGateway {
   port: number;
   /** Stops accepting requests, lets in-flight ones finish, closes keep-alive connections. */
   close(): Promise<void>;
+}
+
+/** What the app takes from the configuration (shared with bench/heavy-reads.ts, which runs the defaults). */
+export function appConfig(config: GatewayConfig, apiKeys: readonly ApiKey[]): GatewayAppConfig {
+  return {
+    apiKeys,
+    rpsWithoutKey: config.rpsWithoutKey,
+    testnet: isTestnet(config),
+    pointReads: config.storePointReads,
+    trustProxy: config.trustProxy,
+    cacheEntries: config.apiCacheEntries,
+    addressBookTtlMs: config.addressBookTtlMs,
+    responseCacheEntries: config.responseCacheEntries,
+    responseCacheCheckMs: config.responseCacheCheckMs,
+    responseCacheBytes: config.responseCacheMb * 1024 * 1024,
+    txRecordCacheEntries: config.txCacheEntries,
+    txRecordCacheBytes: config.txCacheMb * 1024 * 1024,
+    contentCacheBytes: config.apiCacheMb * 1024 * 1024,
+    txRecordTtlMs: config.txCacheTtlMs,
+    readsInFlight: config.apiReadsInFlight,
+    heavyRows: config.heavyRows,
+    heavyInFlight: config.heavyInFlight,
+    heavyQueue: config.heavyQueue,
+    responseBytesInFlight: config.responseMbInFlight * 1024 * 1024,
+  };
 }
 
 /**
@@ -43,23 +68,7 @@ export async function startGateway(deps: {
     store: deps.store,
     logger: deps.logger,
     metrics: deps.metrics.service === 'gateway' ? deps.metrics : deps.metrics.forService('gateway'),
-    config: {
-      apiKeys,
-      rpsWithoutKey: config.rpsWithoutKey,
-      testnet: isTestnet(config),
-      pointReads: config.storePointReads,
-      trustProxy: config.trustProxy,
-      cacheEntries: config.apiCacheEntries,
-      addressBookTtlMs: config.addressBookTtlMs,
-      responseCacheEntries: config.responseCacheEntries,
-      responseCacheCheckMs: config.responseCacheCheckMs,
-      responseCacheBytes: config.responseCacheMb * 1024 * 1024,
-      txRecordCacheEntries: config.txCacheEntries,
-      txRecordCacheBytes: config.txCacheMb * 1024 * 1024,
-      contentCacheBytes: config.apiCacheMb * 1024 * 1024,
-      txRecordTtlMs: config.txCacheTtlMs,
-      readsInFlight: config.apiReadsInFlight,
-    },
+    config: appConfig(config, apiKeys),
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -95,7 +104,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   // server store is migrated by `tonflow migrate` (the gateway's user may well be read-only).
   if (config.clickhouse === undefined) await migrate(store, { logger: logger.child({ module: 'migrate' }) });
 
-  const ops = createOpsServer({ port: config.opsPort, metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
+  const ops = createOpsServer({ port: config.opsPort, host: opsHost(config), metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
   await ops.listen();
   shutdown.add('ops', () => ops.close());
 

@@ -58,12 +58,12 @@ export interface ShardStateRow {
   workchain: number;
   shard: string;
   seqno: number;
-  /** The tip's hashes as the masterchain block's ShardDescr names them (0019); '' when not given. */
+  /** The tip's hashes as the masterchain block's ShardDescr names them (0022); '' when not given. */
   root_hash: string;
   file_hash: string;
 }
 
-/** `key_block_configs` row (0018_key_block_configs.sql): a key block's config dictionary. */
+/** `key_block_configs` row (0021_key_block_configs.sql): a key block's config dictionary. */
 export interface KeyBlockConfigRow {
   mc_seqno: number;
   config_boc: string;
@@ -139,7 +139,7 @@ export interface TransactionHashPointRow {
   lt: string;
 }
 
-/** `transaction_bocs` row (0017_transaction_bocs.sql): a transaction's cell as a bag of cells, base64. */
+/** `transaction_bocs` row (0020_transaction_bocs.sql): a transaction's cell as a bag of cells, base64. */
 export interface TransactionBocRow {
   account: string;
   lt: string;

@@ -14,10 +14,12 @@ export const TABLE_ORDER = [
   'account_states',
   'messages',
   'transactions',
+  'transaction_bocs',
   'transaction_documents',
   'transaction_hash_points',
   'latest_account_states',
   'shard_state',
+  'key_block_configs',
   'blocks',
 ] as const;
 

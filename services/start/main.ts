@@ -1,6 +1,6 @@
 import type { Bus } from '../../shared/bus/bus.js';
 import { deadLetter } from '../../shared/bus/dead-letter.js';
-import { configFlags, loadConfig, parseFlags, redactConfig, tonflowConfigSchema } from '../../shared/runtime/config.js';
+import { configFlags, gatewayConfigSchema, loadConfig, opsHost, parseFlags, redactConfig, tonflowConfigSchema } from '../../shared/runtime/config.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createMetrics } from '../../shared/runtime/metrics.js';
 import { createOpsServer } from '../../shared/runtime/ops-server.js';
@@ -16,7 +16,7 @@ import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } fr
 import { blockToRows } from '../indexer/to-rows.js';
 import { createStoreWriter, tableSchema } from '../indexer/sink.js';
 import { type ProgressSample, apiUrlOf, consoleLogLevel, createProgressConsole, resolveLogFormat } from './console.js';
-import { gatewayConfigSchema, isGatewayConfig, startGateway } from '../gateway/main.js';
+import { isGatewayConfig, startGateway } from '../gateway/main.js';
 
 export type Role = 'start' | 'follower' | 'indexer' | 'traces';
 
@@ -47,7 +47,8 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   const metrics = createMetrics({ service: role === 'start' ? 'tonflow' : role });
   const shutdown = createShutdown({ logger, graceMs: config.shutdownGraceMs });
   installProcessHandlers({ shutdown, logger });
-  logger.info({ role, config: redactConfig(tonflowConfigSchema, config) }, 'starting');
+  // The gateway's schema knows every key's secrecy (TONFLOW_API_KEYS too, which `start` reads).
+  logger.info({ role, config: redactConfig(gatewayConfigSchema, config as never) }, 'starting');
   if (role !== 'start' && config.mode === 'embedded') {
     logger.warn({ role }, 'a single stage on the in-process bus only talks to itself; use --mode distributed with Kafka');
   }
@@ -69,7 +70,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   const topics = topicNames(config);
   const checkpoints = createStoreCheckpoints(store, sourceName(config), { signal: shutdown.signal, logger: logger.child({ module: 'checkpoints' }) });
 
-  const ops = createOpsServer({ port: config.opsPort, metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
+  const ops = createOpsServer({ port: config.opsPort, host: opsHost(config), metrics, ready: () => ready, logger: logger.child({ module: 'ops' }) });
   await ops.listen();
   shutdown.add('ops', () => ops.close());
 

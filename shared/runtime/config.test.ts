@@ -1,14 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   configFlags,
   configTable,
+  type ConfigFields,
   configTypes,
   defineConfig,
   loadConfig,
   parseFlags,
   redactConfig,
   renderConfigTable,
+  gatewayConfigSchema,
+  opsHost,
   tonflowConfigSchema,
   type TonflowConfig,
 } from './config.js';
@@ -40,6 +44,7 @@ describe('loadConfig with the tonflow schema', () => {
       devnetSeed: undefined,
       port: 8080,
       opsPort: 9464,
+      opsHost: undefined,
       source: { type: 'liteserver', network: 'mainnet' },
       fromSeqno: undefined,
       liteserverConfig: undefined,
@@ -236,6 +241,7 @@ describe('parseFlags', () => {
       'data',
       'port',
       'ops-port',
+      'ops-host',
       'source',
       'from-seqno',
       'liteserver-config',
@@ -253,7 +259,10 @@ describe('parseFlags', () => {
 describe('configTable', () => {
   it('has a row per key with env, flag, default and description', () => {
     const rows = configTable();
-    expect(rows).toHaveLength(Object.keys(tonflowConfigSchema.fields).length);
+    // Every service's keys: the gateway's schema holds the tonflow keys and its own.
+    expect(rows).toHaveLength(Object.keys(gatewayConfigSchema.fields).length);
+    expect(rows.length).toBeGreaterThan(Object.keys(tonflowConfigSchema.fields).length);
+    expect(rows.map((r) => r.env)).toEqual(expect.arrayContaining(['TONFLOW_HOST', 'TONFLOW_TRUST_PROXY', 'TONFLOW_API_CACHE_MB', 'TONFLOW_OPS_HOST']));
     expect(rows[0]).toEqual({
       env: 'TONFLOW_MODE',
       flag: '--mode',
@@ -284,5 +293,119 @@ describe('configTable', () => {
 
   it.skipIf(readmeTable === undefined)('matches the table in README.md', () => {
     expect(readmeTable).toBe(renderConfigTable());
+  });
+});
+
+// -------------------------------------------------------------------------------------------------------------
+// One declaration per variable, read in one place
+// -------------------------------------------------------------------------------------------------------------
+
+const repo = new URL('../../', import.meta.url).pathname;
+
+/** Files under `dir` (repo-relative), recursively, whose name passes `keep`. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(path.join(repo, rel))) {
+      const r = path.join(rel, name);
+      if (statSync(path.join(repo, r)).isDirectory()) walk(r);
+      else if (keep(name)) out.push(r);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+const sourceFiles = (): string[] =>
+  ['services', 'shared', 'bench'].flatMap((d) => filesUnder(d, (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')));
+const read = (rel: string): string => readFileSync(path.join(repo, rel), 'utf8');
+const declared = new Set(Object.values(gatewayConfigSchema.fields).map((f) => f.env));
+
+describe('every environment variable is declared once and read only through the schema', () => {
+  it('declares each variable and each flag once', () => {
+    const envs = Object.values(gatewayConfigSchema.fields).map((f) => f.env);
+    expect(new Set(envs).size).toBe(envs.length);
+    const flags = Object.values(gatewayConfigSchema.fields as ConfigFields).flatMap((f) => (f.flag ? [f.flag] : []));
+    expect(new Set(flags).size).toBe(flags.length);
+  });
+
+  it('reads process.env only in the entry point, which hands it whole to the composition roots', () => {
+    const readers = sourceFiles().filter((f) => /\bprocess\.env\b/.test(read(f).replace(/^\s*(\*|\/\/).*$/gm, '')));
+    expect(readers).toEqual(['services/tonflow.ts']);
+    // No named reads there: the benchmarks' own KAFKA_BROKERS is read by bench/cli.ts from the env it is handed.
+    const named = [...read('services/tonflow.ts').matchAll(/process\.env(?:\?)?(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[['"]([^'"]+)['"]\])/g)].map((m) => m[1] ?? m[2]);
+    expect(named).toEqual([]);
+  });
+
+  it('never looks a TONFLOW_ variable up by name outside the configuration engine', () => {
+    // A lookup, not an assignment (bench/ingest.ts writes the settings it hands to loadConfig).
+    const lookup = /\benv\s*(?:\?\.)?(?:\.\s*TONFLOW_[A-Z0-9_]+(?![A-Z0-9_])|\[\s*['"`]TONFLOW_[A-Z0-9_]+['"`]\s*\])(?!\s*=[^=])/;
+    const offenders = sourceFiles().filter((f) => lookup.test(read(f)));
+    expect(offenders).toEqual([]);
+  });
+
+  it('names no TONFLOW_ variable in code, manifests or docs that the schema does not declare', () => {
+    const files = [
+      ...sourceFiles(),
+      ...filesUnder('deploy', () => true),
+      'README.md',
+      ...filesUnder('services', (n) => n === 'README.md'),
+    ];
+    // Not configuration of a service: the test harness's switches (README, Tests), compose's own substitution of
+    // the host folder it mounts, and the variable a manifest names as one Kubernetes must not inject.
+    const notConfig = /^TONFLOW_(?:REQUIRE(?:_[A-Z_]+)?|TEST_[A-Z_]+|BLOCKS_DIR|FOLLOWER_OPS_PORT)$/;
+    const unknown = new Set<string>();
+    for (const f of files) {
+      for (const [name] of read(f).matchAll(/TONFLOW_[A-Z0-9_]*[A-Z0-9]/g)) {
+        if (!declared.has(name) && !notConfig.test(name)) unknown.add(`${f}: ${name}`);
+      }
+    }
+    expect([...unknown]).toEqual([]);
+  });
+
+  it('sets the V8 heap flags in one place: the entry point\'s first line, which every launcher runs', () => {
+    const flag = /--max-semi-space-size|--heap-growing-percent/;
+    const files = [...sourceFiles(), ...filesUnder('deploy', () => true), 'package.json', 'README.md', ...filesUnder('services', (n) => n === 'README.md')];
+    const setting = files.filter((f) => read(f).split('\n').some((line) => flag.test(line) && /\bnode\b/.test(line)));
+    expect(setting).toEqual(['services/tonflow.ts']);
+    expect(read('services/tonflow.ts').split('\n', 1)[0]).toMatch(/^#!\/usr\/bin\/env -S node --max-semi-space-size=\d+ --heap-growing-percent=\d+$/);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toMatch(/^dist\/services\/tonflow\.js start$/);
+    expect(scripts.bench).toMatch(/^npm run build:bench && dist\/services\/tonflow\.js bench$/);
+    expect(scripts.build).toContain('chmod +x dist/services/tonflow.js');
+    expect(read('deploy/docker/Dockerfile')).toMatch(/exec dist\/services\/tonflow\.js /);
+  });
+});
+
+describe('the gateway schema', () => {
+  it('masks the API keys when a configuration is logged (tonflow start logs it with this schema)', () => {
+    const config = loadConfig(gatewayConfigSchema, { env: { TONFLOW_API_KEYS: 'k3y-s3cret:10' } });
+    expect(config.apiKeys).toBe('k3y-s3cret:10');
+    expect(JSON.stringify(redactConfig(gatewayConfigSchema, config))).not.toContain('k3y-s3cret');
+  });
+});
+
+describe('opsHost', () => {
+  const gw = (env: Record<string, string> = {}, argv: string[] = []) =>
+    loadConfig(gatewayConfigSchema, { env, flags: parseFlags(argv, configFlags(gatewayConfigSchema)).flags });
+  it('follows the API host unless set, and every interface for services without one', () => {
+    expect(opsHost(gw({}, ['--host', '127.0.0.1']))).toBe('127.0.0.1');
+    expect(opsHost(gw({ TONFLOW_HOST: '::1' }))).toBe('::1');
+    expect(opsHost(gw({}, ['--host', '127.0.0.1', '--ops-host', '10.0.0.5']))).toBe('10.0.0.5');
+    expect(opsHost(gw())).toBe('0.0.0.0');
+    expect(opsHost(load())).toBe('0.0.0.0');
+    expect(opsHost(load({ TONFLOW_OPS_HOST: '127.0.0.1' }))).toBe('127.0.0.1');
+  });
+});
+
+describe('TONFLOW_TRUST_PROXY', () => {
+  const trust = (v: string) => loadConfig(gatewayConfigSchema, { env: { TONFLOW_TRUST_PROXY: v } }).trustProxy;
+  it('takes false, a hop count (true = 1) or proxy addresses, never "every hop"', () => {
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1, 10.1.0.0/16,::1,loopback')).toEqual(['10.0.0.1', '10.1.0.0/16', '::1', 'loopback']);
+    expect(() => trust('everything')).toThrow(/TONFLOW_TRUST_PROXY: expected false, true, a number of hops/);
+    expect(() => trust('0.0.0.0/0; rm')).toThrow(ConfigError);
   });
 });

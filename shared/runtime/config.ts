@@ -404,6 +404,13 @@ export const tonflowConfigSchema = defineConfig(
       description: 'HTTP port of /health, /ready and /metrics',
       type: integer(1, 65535),
     },
+    opsHost: {
+      env: 'TONFLOW_OPS_HOST',
+      flag: 'ops-host',
+      description:
+        'Address the ops server (/health, /ready, /metrics) listens on; unset: TONFLOW_HOST where the service has one (gateway, start), else 0.0.0.0 (every interface, as Kubernetes probes need)',
+      type: text('a host name or IP address').optional(),
+    },
     source: {
       env: 'TONFLOW_SOURCE',
       flag: 'source',
@@ -567,6 +574,179 @@ export const tonflowConfigSchema = defineConfig(
 /** The validated, frozen tonflow configuration. */
 export type TonflowConfig = Config<typeof tonflowConfigSchema>;
 
+/**
+ * TONFLOW_TRUST_PROXY: `false`; `true` (one hop: the load balancer in front); a number of hops; or the proxies'
+ * addresses/CIDRs, comma-separated. Trusting every hop would let a client choose its own address with
+ * X-Forwarded-For and so its own keyless rate-limit budget.
+ */
+export type TrustProxy = false | number | readonly string[];
+
+const PROXY_ADDRESS = /^(?:[0-9.]+|[0-9A-Fa-f:.]+)(?:\/\d{1,3})?$|^(?:loopback|linklocal|uniquelocal)$/;
+
+function parseTrustProxy(text: string): TrustProxy | undefined {
+  const v = text.toLowerCase();
+  if (['false', '0', 'no'].includes(v)) return false;
+  if (['true', 'yes'].includes(v)) return 1;
+  if (/^\d+$/.test(v)) return parseInteger(v, 1, 32);
+  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return items.length > 0 && items.every((s) => PROXY_ADDRESS.test(s)) ? items : undefined;
+}
+
+/**
+ * The gateway's configuration: every tonflow key plus the API's own. `tonflow gateway` and `tonflow start` (which
+ * runs the gateway in-process) read it; the follower and indexer never see these keys.
+ */
+export const gatewayConfigSchema = defineConfig(
+  {
+    ...tonflowConfigSchema.fields,
+    host: {
+      env: 'TONFLOW_HOST',
+      flag: 'host',
+      default: '0.0.0.0',
+      description: 'Address the gateway listens on (0.0.0.0: every interface, as Kubernetes probes need)',
+      type: text('a host name or IP address'),
+    },
+    apiKeysFile: {
+      env: 'TONFLOW_API_KEYS_FILE',
+      flag: 'api-keys-file',
+      description: 'JSON file of API keys: [{"key": "...", "rps": 10, "account": "..."}] or {"<key>": rps}; rps 0 = unlimited',
+      type: text('a file path').optional(),
+    },
+    apiKeys: {
+      env: 'TONFLOW_API_KEYS',
+      description: 'API keys as key:rps[:account], comma-separated (added to the keys file)',
+      secret: true,
+      type: secret().optional(),
+    },
+    rpsWithoutKey: {
+      env: 'TONFLOW_API_RPS_WITHOUT_KEY',
+      flag: 'rps-without-key',
+      default: '100',
+      description: "Requests per second per client address without an API key (TON Center's hosted keyless limit is 1; a self-hosted default is more generous); 0 = unlimited",
+      type: integer(0, 1_000_000),
+    },
+    trustProxy: {
+      env: 'TONFLOW_TRUST_PROXY',
+      default: 'false',
+      description:
+        'Behind load balancers: which X-Forwarded-For entries to believe for the client address (the keyless rate limit is per address). The proxies\' addresses or CIDRs, comma-separated (also loopback, linklocal, uniquelocal), or a number of proxy hops in front of the gateway (true = 1; only where clients cannot reach the gateway except through them); false: the peer address',
+      type: parsed('false, true, a number of hops 1..32, or comma-separated proxy addresses/CIDRs', parseTrustProxy),
+    },
+    apiCacheEntries: {
+      env: 'TONFLOW_API_CACHE_ENTRIES',
+      default: '100000',
+      description: 'Entries of each immutable-data cache of the gateway (message bodies, account states, tx hash keys); 0 disables them',
+      type: integer(0, 10_000_000),
+    },
+    apiCacheMb: {
+      env: 'TONFLOW_API_CACHE_MB',
+      default: '16',
+      description: 'Memory for cached message bodies and init states, MiB, as their JSON text (least recently used go first)',
+      type: integer(1, 1_000_000),
+    },
+    txCacheEntries: {
+      env: 'TONFLOW_API_TX_CACHE_ENTRIES',
+      default: '20000',
+      description: 'Transaction records the gateway keeps in memory, at most (TONFLOW_API_TX_CACHE_MB bounds their size); 0 disables the record cache',
+      type: integer(0, 10_000_000),
+    },
+    txCacheMb: {
+      env: 'TONFLOW_API_TX_CACHE_MB',
+      default: '48',
+      description:
+        'Memory for cached transaction records, MiB, as their JSON text (the heap holds about twice that; least recently used go first): records run from 2 KB to hundreds of KB, so a count alone does not bound it',
+      type: integer(1, 1_000_000),
+    },
+    txCacheTtlMs: {
+      env: 'TONFLOW_API_TX_CACHE_TTL_MS',
+      default: '60000',
+      description: 'How long a cached transaction without trace_id is reused, ms (the trace stage adds trace_id later)',
+      type: integer(0, 86_400_000),
+    },
+    responseCacheEntries: {
+      env: 'TONFLOW_API_RESPONSE_CACHE_ENTRIES',
+      default: '10000',
+      description: 'Whole API responses the gateway reuses while the store is unchanged; 0 disables',
+      type: integer(0, 10_000_000),
+    },
+    responseCacheMb: {
+      env: 'TONFLOW_API_RESPONSE_CACHE_MB',
+      default: '256',
+      description: 'Memory for reused API responses, MiB (least recently used go first; one response at most 8 MiB)',
+      type: integer(1, 1_000_000),
+    },
+    responseCacheCheckMs: {
+      env: 'TONFLOW_API_RESPONSE_CACHE_CHECK_MS',
+      default: '500',
+      description: 'How often the gateway checks whether the store changed, ms: the most a reused response lags the store',
+      type: integer(50, 60_000),
+    },
+    apiReadsInFlight: {
+      env: 'TONFLOW_API_READS_IN_FLIGHT',
+      default: '1',
+      description:
+        'Point reads of one kind (blocks by seqno, transactions, account states) the gateway runs at once; requests arriving meanwhile share the next read. 1 suits embedded mode on 2 cores; with more cores raise it with TONFLOW_STORE_READ_CONNECTIONS; a server can take more',
+      type: integer(1, 64),
+    },
+    heavyRows: {
+      env: 'TONFLOW_API_HEAVY_ROWS',
+      default: '100',
+      description: 'A request asking for more rows than this (limit) is heavy: it waits for one of TONFLOW_API_HEAVY_IN_FLIGHT slots',
+      type: integer(1, 1_000_000),
+    },
+    heavyInFlight: {
+      env: 'TONFLOW_API_HEAVY_IN_FLIGHT',
+      default: '1',
+      description:
+        'Heavy requests the gateway serves at once (a page of 1000 transactions is a 3-4 MB answer and about 0.3 s of CPU); light ones (masterchainInfo, single records) never wait for them. 1 suits embedded mode on 2 cores; raise it with the cores and TONFLOW_STORE_READ_CONNECTIONS',
+      type: integer(1, 1024),
+    },
+    heavyQueue: {
+      env: 'TONFLOW_API_HEAVY_QUEUE',
+      default: '32',
+      description: 'Heavy requests waiting for a slot, at most; one more is refused with 503 and Retry-After',
+      type: integer(0, 100_000),
+    },
+    responseMbInFlight: {
+      env: 'TONFLOW_API_RESPONSE_MB_IN_FLIGHT',
+      default: '64',
+      description: 'Response bytes being sent at once, MiB, beyond which heavy requests are refused with 503 and Retry-After (slow readers hold their answers)',
+      type: integer(1, 1_000_000),
+    },
+    tvmWorkers: {
+      env: 'TONFLOW_TVM_WORKERS',
+      default: '1',
+      description: 'Worker threads running the TVM for runGetMethod, estimateFee and the checks of sent messages (each holds one emulator, about 60 MiB)',
+      type: integer(1, 64),
+    },
+    tvmTimeoutMs: {
+      env: 'TONFLOW_TVM_TIMEOUT_MS',
+      default: '10000',
+      description: 'Most milliseconds one get-method or emulation may run; its worker is then replaced and the request answered 504',
+      type: integer(100, 600_000),
+    },
+    addressBookTtlMs: {
+      env: 'TONFLOW_API_ADDRESS_BOOK_TTL_MS',
+      default: '60000',
+      description: 'How long the gateway reuses an account code hash for address books, ms; 0 = always read it',
+      type: integer(0, 3_600_000),
+    },
+  },
+  // Every tonflow rule still holds: it reads only tonflow keys, which this schema has too.
+  tonflowConfigSchema.rules as unknown as readonly ConfigRule<ConfigFields>[],
+);
+
+/** The validated, frozen gateway configuration. */
+export type GatewayConfig = Config<typeof gatewayConfigSchema>;
+
+/**
+ * Where a service's ops server listens: TONFLOW_OPS_HOST, else the API's host where the service has one (a
+ * gateway or `start` told to stay on loopback keeps /metrics there too), else every interface.
+ */
+export function opsHost(c: TonflowConfig | GatewayConfig): string {
+  return c.opsHost ?? ('host' in c ? c.host : '0.0.0.0');
+}
+
 /** One row of the README's configuration table. */
 export interface ConfigTableRow {
   env: string;
@@ -577,8 +757,8 @@ export interface ConfigTableRow {
   description: string;
 }
 
-/** The rows of the configuration table, in schema order. */
-export function configTable(schema: { readonly fields: ConfigFields } = tonflowConfigSchema): ConfigTableRow[] {
+/** The rows of the configuration table, in schema order: by default every key of every service (the gateway's schema holds them all). */
+export function configTable(schema: { readonly fields: ConfigFields } = gatewayConfigSchema): ConfigTableRow[] {
   return Object.values(schema.fields).map((f) => ({
     env: f.env,
     flag: f.flag === undefined ? null : `--${f.flag}`,

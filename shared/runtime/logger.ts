@@ -43,7 +43,36 @@ const REDACT = [
   '*.password',
   '*.clickhousePassword',
   '*.authorization',
+  'apiKey',
+  'api_key',
+  'headers["x-api-key"]',
+  '*.apiKey',
+  '*.api_key',
+  '*.headers["x-api-key"]',
+  '*["x-api-key"]',
 ];
+
+/**
+ * A URL (or any text holding one) with the values of API-key query parameters masked: a client may send its key
+ * as `api_key=` (auth-limits.md §1), and any request can make the gateway log its URL. Case-insensitive, as some
+ * clients spell it `API_KEY`; percent-encoded spellings of the name are masked too.
+ */
+export function redactApiKeys(text: string): string {
+  if (!/api(?:_|%5f)key|x(?:_|%5f)api(?:_|%5f)key/i.test(text)) return text;
+  return text.replace(/((?:^|[?&;\s'"])(?:x(?:_|%5f))?api(?:_|%5f)key=)[^&#\s'"]*/gi, '$1[redacted]');
+}
+
+/** errWithCause, with API keys masked in the texts an error may have copied a URL into. */
+function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.errWithCause(err as Error) as unknown;
+  const scrub = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return redactApiKeys(v);
+    if (depth > 4 || v === null || typeof v !== 'object') return v;
+    for (const [k, inner] of Object.entries(v)) (v as Record<string, unknown>)[k] = scrub(inner, depth + 1);
+    return v;
+  };
+  return scrub(out, 0);
+}
 
 /**
  * Creates the service's root logger.
@@ -65,7 +94,11 @@ export function createLogger(options: LoggerOptions): Logger {
       formatters: { level: (label) => ({ level: label }) },
       // errWithCause keeps the cause chain (an adapter's error wraps the library's) and copies own enumerable
       // properties, which carries our `code`, `retryable` and ConfigError `issues`.
-      serializers: { err: pino.stdSerializers.errWithCause },
+      // `url` (the gateway's request lines) and errors pass through redactApiKeys: a key never reaches a line.
+      serializers: {
+        err: serializeError,
+        url: (v: unknown) => (typeof v === 'string' ? redactApiKeys(v) : v),
+      },
       redact: { paths: REDACT, censor: '[redacted]' },
     },
     options.pretty ? prettyStream(target) : target,

@@ -69,15 +69,15 @@ export interface DecodedBlock {
   header: BlockHeaderHashes;
   /**
    * Each transaction's cell as a bag of cells (base64, CRC32C, no index: the form liteservers and TON Center's v2
-   * return), parallel to `transactions`: API v2's transaction `data` (0017_transaction_bocs.sql).
+   * return), parallel to `transactions`: API v2's transaction `data` (0020_transaction_bocs.sql).
    */
   transactionBocs: string[];
-  /** Root and file hash of each of `shards` (ShardDescr), parallel to it: API v2 `shards` (0019_shard_state_hashes.sql). */
+  /** Root and file hash of each of `shards` (ShardDescr), parallel to it: API v2 `shards` (0022_shard_state_hashes.sql). */
   shardHashes: Array<{ root_hash: string; file_hash: string }>;
   /**
    * For a key block: its ConfigParams' parameter dictionary (`config:^(Hashmap 32 ^Cell)`, block.tlb McBlockExtra) as
    * a bag of cells (base64, no CRC), the config in force from this block on: API v2 getConfigParam / getConfigAll
-   * (0018_key_block_configs.sql). Null for any other block.
+   * (0021_key_block_configs.sql). Null for any other block.
    */
   config: string | null;
 }

@@ -7,7 +7,7 @@ import type { TxKey } from './transactions.js';
  * Reads of the v2 account, transaction and block operations (api-v2.md §3) that the v3 repositories do not make:
  * an account's transactions back from an lt (`account_transactions`, keyed (account, lt)), a block's transactions in
  * block order, blocks by lt or utime inside one shard, a masterchain block's shard tips, messages by source, destination
- * and creation lt (the `messages` by_source projection), and the transactions' BOCs (0017_transaction_bocs.sql).
+ * and creation lt (the `messages` by_source projection), and the transactions' BOCs (0020_transaction_bocs.sql).
  */
 
 const UINT32_MAX = 4294967295;
@@ -138,7 +138,7 @@ export interface ShardTip {
 /** The shard tips a masterchain block commits (`shard_state`), with their hashes where the store holds the blocks. */
 export async function shardTips(db: Db, req: Req, mcSeqno: number): Promise<ShardTip[]> {
   if (mcSeqno < 0 || mcSeqno > UINT32_MAX) return [];
-  // The ShardDescr's hashes (0019); rows written before have '' and take them from the tip's own block row.
+  // The ShardDescr's hashes (0022); rows written before have '' and take them from the tip's own block row.
   const rows = await query<{ workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }>(
     db,
     req,
@@ -187,7 +187,7 @@ export async function messageSides(
   return rows.map((r) => ({ account: String(r.tx_account), lt: String(r.tx_lt), direction: r.direction === 'in' ? 'in' : 'out' }));
 }
 
-/** The BOCs of the transactions of `keys` that the store holds (0017_transaction_bocs.sql), by `account|lt`. */
+/** The BOCs of the transactions of `keys` that the store holds (0020_transaction_bocs.sql), by `account|lt`. */
 export async function transactionBocs(db: Db, req: Req, keys: ReadonlyArray<{ account: string; lt: string }>): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
   const rows = await query<{ account: string; lt: string; boc: string }>(

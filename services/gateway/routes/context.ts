@@ -72,6 +72,8 @@ export function decodeCursor(raw: string, kind: string, sort: string, order: str
     throw new ApiError(422, 'invalid cursor');
   }
   if (typeof c !== 'object' || c === null || c.v !== 1 || c.k !== kind) throw new ApiError(422, 'invalid cursor');
+  // Cursor numbers are seqnos and unix times: a client's forged 2^53 would fail only when bound to a statement.
+  if (Object.values(c).some((v) => typeof v === 'number' && !Number.isSafeInteger(v))) throw new ApiError(422, 'invalid cursor');
   if (c.s !== sort || c.o !== order) throw new ApiError(422, 'cursor does not match the sort order or filters of this request');
   return c;
 }
