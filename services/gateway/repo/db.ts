@@ -1,4 +1,7 @@
 import type { QueryParams, Store } from '../../../shared/store/store.js';
+import { STATE_RECORD_COLUMNS, accountStates } from '../../../shared/store/tables/account-states.js';
+import { selectList } from '../../../shared/store/tables/columns.js';
+import { CONTENT_COLUMNS, messageContents } from '../../../shared/store/tables/message-contents.js';
 import { Lru } from '../cache.js';
 import {
   type AccountPageRow,
@@ -147,7 +150,7 @@ export async function loadContents(db: DbCore, req: Req, hashes: Iterable<string
     else missing.push(h);
   }
   if (missing.length > 0) {
-    const rows = await query(db, req, 'SELECT hash, boc, decoded FROM message_contents WHERE hash IN {hashes:Array(String)} LIMIT 1 BY hash', {
+    const rows = await query(db, req, `SELECT ${selectList(CONTENT_COLUMNS)} FROM ${messageContents.name} WHERE hash IN {hashes:Array(String)} LIMIT 1 BY hash`, {
       hashes: missing,
     });
     for (const r of rows) {
@@ -173,7 +176,7 @@ export async function loadStates(db: DbCore, req: Req, hashes: Iterable<string>)
       db,
       req,
       // Version: a row with BoCs beats one without (0004_account_states.sql); LIMIT 1 BY keeps the FINAL row.
-      `SELECT hash, balance, extra_currencies, status, frozen_hash, data_hash, code_hash FROM account_states
+      `SELECT ${selectList(STATE_RECORD_COLUMNS)} FROM ${accountStates.name}
        WHERE hash IN {hashes:Array(String)} ORDER BY (data_boc IS NULL AND code_boc IS NULL) LIMIT 1 BY hash`,
       { hashes: missing },
     );
