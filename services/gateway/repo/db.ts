@@ -1,6 +1,8 @@
 import type { QueryParams, Store } from '../../../shared/store/store.js';
 import { STATE_RECORD_COLUMNS, accountStates } from '../../../shared/store/tables/account-states.js';
+import type { BlockRow } from '../../../shared/store/tables/blocks.js';
 import { selectList } from '../../../shared/store/tables/columns.js';
+import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
 import { CONTENT_COLUMNS, messageContents } from '../../../shared/store/tables/message-contents.js';
 import { Lru } from '../cache.js';
 import {
@@ -58,7 +60,7 @@ export interface PointRead<V> {
  */
 export interface Batches {
   /** Latest account state rows by raw address (accountStates, walletStates, /account, /wallet). */
-  latestStates: PointRead<Row>;
+  latestStates: PointRead<LatestAccountStateRow>;
   /** Code hashes by raw address (every address book). */
   codeHashes: PointRead<string | null>;
   /** Complete transaction records by `account|lt`, with their address book code hashes (every transactions response). */
@@ -70,7 +72,7 @@ export interface Batches {
   /** One account's page of transactions by `sort|offset|limit|account`, with their records (transactions?account=). */
   accountPages: PointRead<AccountPageRow[]>;
   /** Block rows by seqno (blocks?seqno=). */
-  blocksBySeqno: PointRead<Row[]>;
+  blocksBySeqno: PointRead<BlockRow[]>;
 }
 
 export interface CacheOptions {
