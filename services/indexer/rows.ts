@@ -1,196 +1,49 @@
 import { encodeTransactionDocument } from '../../shared/contracts/transaction-document.js';
 import { NonRetryableError } from '../../shared/runtime/errors.js';
+import { type AccountStateRow, accountStates } from '../../shared/store/tables/account-states.js';
+import { type BlockRow, blocks } from '../../shared/store/tables/blocks.js';
+import { POINT_TABLES } from '../../shared/store/tables/index.js';
+import { type LatestAccountStateRow, latestAccountStates } from '../../shared/store/tables/latest-account-states.js';
+import { type MessageContentRow, messageContents } from '../../shared/store/tables/message-contents.js';
+import { type MessageHashNormRow, messageHashNorms } from '../../shared/store/tables/message-hash-norms.js';
+import { type MessageRow, messages } from '../../shared/store/tables/messages.js';
+import { type KeyBlockConfigRow, keyBlockConfigs } from '../../shared/store/tables/key-block-configs.js';
+import { type ShardStateRow, shardState } from '../../shared/store/tables/shard-state.js';
+import { type TransactionBocRow, transactionBocs } from '../../shared/store/tables/transaction-bocs.js';
+import { type TransactionDocumentRow, transactionDocuments } from '../../shared/store/tables/transaction-documents.js';
+import { type TransactionHashPointRow, transactionHashPoints } from '../../shared/store/tables/transaction-hash-points.js';
+import { type TransactionRow, transactions } from '../../shared/store/tables/transactions.js';
 import type { BlockHeaderHashes, V3Block } from '../../shared/ton/records/block.js';
 import type { V3Message, V3MessageContent } from '../../shared/ton/records/message.js';
 import { shardHex } from '../../shared/ton/records/format.js';
 import type { V3AccountState, V3BlockId, V3Transaction } from '../../shared/ton/records/transaction.js';
 import type { Block } from '../../shared/ton/tlb/Block.js';
 
+export type {
+  AccountStateRow,
+  BlockRow,
+  LatestAccountStateRow,
+  MessageContentRow,
+  MessageHashNormRow,
+  MessageRow,
+  KeyBlockConfigRow,
+  ShardStateRow,
+  TransactionBocRow,
+  TransactionDocumentRow,
+  TransactionHashPointRow,
+  TransactionRow,
+};
+
 /**
- * Decoder records (TON Center v3 shapes) -> rows of the store's tables (shared/store/migrations). Pure: no I/O,
- * no clock, so a replayed block yields byte-identical rows and the ReplacingMergeTree tables stay duplicate-free.
+ * Decoder records (TON Center v3 shapes) -> rows of the store's tables (row types from their modules in
+ * shared/store/tables). Pure: no I/O, no clock, so a replayed block yields byte-identical rows and the
+ * ReplacingMergeTree tables stay duplicate-free.
  *
  * Encodings (the JSONEachRow input ClickHouse parses): u64 and wider as decimal strings, shard ids as the decimal
  * of their unsigned value, hashes and addresses exactly as the records carry them. Columns that are projection
  * keys use sentinels instead of NULL ('' for a missing address, 0 for a missing created_lt/created_at); see
  * 0003_messages.sql for why.
  */
-
-/** `blocks` row. */
-export interface BlockRow {
-  workchain: number;
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-  mc_block_seqno: number | null;
-  global_id: number;
-  version: number;
-  after_merge: boolean;
-  before_split: boolean;
-  after_split: boolean;
-  want_merge: boolean;
-  want_split: boolean;
-  key_block: boolean;
-  vert_seqno_incr: boolean;
-  flags: number;
-  gen_utime: number;
-  start_lt: string;
-  end_lt: string;
-  validator_list_hash_short: number;
-  gen_catchain_seqno: number;
-  min_ref_mc_seqno: number;
-  prev_key_block_seqno: number;
-  vert_seqno: number;
-  master_ref_seqno: number | null;
-  rand_seed: string;
-  created_by: string;
-  tx_count: number;
-  prev_blocks: Array<{ workchain: number; shard: string; seqno: number }>;
-  /** 0014_blocks_header_hashes.sql: the state root after the block and the previous blocks' hashes, '' / [] when unknown. */
-  state_root_hash: string;
-  prev_block_hashes: Array<{ root_hash: string; file_hash: string }>;
-}
-
-/** `shard_state` row: a top shard block of a masterchain block. */
-export interface ShardStateRow {
-  mc_seqno: number;
-  workchain: number;
-  shard: string;
-  seqno: number;
-  /** The tip's hashes as the masterchain block's ShardDescr names them (0022); '' when not given. */
-  root_hash: string;
-  file_hash: string;
-}
-
-/** `key_block_configs` row (0021_key_block_configs.sql): a key block's config dictionary. */
-export interface KeyBlockConfigRow {
-  mc_seqno: number;
-  config_boc: string;
-}
-
-/** `transactions` row (0002_transactions.sql; the description column is 0006's). */
-export interface TransactionRow {
-  account: string;
-  lt: string;
-  hash: string;
-  now: number;
-  mc_block_seqno: number | null;
-  block_workchain: number;
-  block_shard: string;
-  block_seqno: number;
-  trace_id: string | null;
-  prev_trans_hash: string;
-  prev_trans_lt: string;
-  orig_status: string;
-  end_status: string;
-  total_fees: string;
-  total_fees_extra_currencies: Record<string, string>;
-  account_state_hash_before: string;
-  account_state_hash_after: string;
-  /** JSON text of the v3 `description` object, as the decoder built it. */
-  description: string;
-}
-
-/** `messages` row: one side (`in` or `out`) of one message of one transaction. */
-export interface MessageRow {
-  tx_account: string;
-  tx_lt: string;
-  tx_hash: string;
-  direction: 'in' | 'out';
-  msg_hash: string;
-  hash_norm: string | null;
-  /** '' for none (external-in source). */
-  source: string;
-  /** '' for none (external-out destination). */
-  destination: string;
-  value: string | null;
-  value_extra_currencies: Record<string, string>;
-  fwd_fee: string | null;
-  ihr_fee: string | null;
-  import_fee: string | null;
-  extra_flags: string | null;
-  /** '0' for an external-in message (which has none). */
-  created_lt: string;
-  /** 0 for an external-in message. */
-  created_at: number;
-  /** The first 32 body bits as a signed int32; null for a shorter body. */
-  opcode: number | null;
-  ihr_disabled: boolean | null;
-  bounce: boolean | null;
-  bounced: boolean | null;
-  body_hash: string;
-  init_state_hash: string | null;
-}
-
-/**
- * `transaction_documents` row (0009_transaction_documents.sql): everything a transaction's v3 record needs, by
- * `account|lt`, as the text shared/contracts/transaction-document.ts defines.
- */
-export interface TransactionDocumentRow {
-  key: string;
-  doc: string;
-}
-
-/** `transaction_hash_points` row: a transaction hash → its key. */
-export interface TransactionHashPointRow {
-  hash: string;
-  account: string;
-  lt: string;
-}
-
-/** `transaction_bocs` row (0020_transaction_bocs.sql): a transaction's cell as a bag of cells, base64. */
-export interface TransactionBocRow {
-  account: string;
-  lt: string;
-  boc: string;
-}
-
-/** `message_contents` row: a body or init state by cell hash. */
-export interface MessageContentRow {
-  hash: string;
-  boc: string;
-  /** JSON of `message_content.decoded`; null when nothing was decoded. */
-  decoded: string | null;
-}
-
-/** `message_hash_norms` row. */
-export interface MessageHashNormRow {
-  hash_norm: string;
-  msg_hash: string;
-}
-
-/** `account_states` row. */
-export interface AccountStateRow {
-  hash: string;
-  account: string;
-  last_trans_lt: string;
-  balance: string;
-  extra_currencies: Record<string, string>;
-  status: string;
-  frozen_hash: string | null;
-  data_hash: string | null;
-  code_hash: string | null;
-  data_boc: string | null;
-  code_boc: string | null;
-}
-
-/** `latest_account_states` row. */
-export interface LatestAccountStateRow {
-  account: string;
-  account_state_hash: string;
-  last_trans_lt: string;
-  last_trans_hash: string;
-  last_trans_now: number;
-  balance: string;
-  extra_currencies: Record<string, string>;
-  status: string;
-  frozen_hash: string | null;
-  data_hash: string | null;
-  code_hash: string | null;
-  data_boc: string | null;
-  code_boc: string | null;
-}
 
 /** Rows of one block, keyed by table name: insert each array into the table of its key. */
 export interface StoreRows {
@@ -210,26 +63,22 @@ export interface StoreRows {
 
 /** Every table {@link toRows} fills, in the order its rows are listed in StoreRows. */
 export const STORE_TABLES = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'messages',
-  'message_contents',
-  'message_hash_norms',
-  'account_states',
-  'latest_account_states',
-  'transaction_bocs',
-  'key_block_configs',
+  blocks.name,
+  shardState.name,
+  transactions.name,
+  messages.name,
+  messageContents.name,
+  messageHashNorms.name,
+  accountStates.name,
+  latestAccountStates.name,
   // Last: a point row names rows of the tables above (0008_transaction_points.sql, 0009_transaction_documents.sql).
-  'transaction_documents',
-  'transaction_hash_points',
+  transactionDocuments.name,
+  transactionHashPoints.name,
+  transactionBocs.name,
+  keyBlockConfigs.name,
 ] as const satisfies ReadonlyArray<keyof StoreRows>;
 
-/**
- * The key → value tables among them (EmbeddedRocksDB: 0008_transaction_points.sql, 0009_transaction_documents.sql):
- * one row per key at once, no parts, merges, versions or FINAL.
- */
-export const POINT_TABLES: ReadonlySet<string> = new Set(['transaction_documents', 'transaction_hash_points'] satisfies Array<keyof StoreRows>);
+export { POINT_TABLES };
 
 /** What {@link toRows} maps: `decodeBlock()`'s output, plus the shard blocks a masterchain block commits. */
 export interface RowsInput {

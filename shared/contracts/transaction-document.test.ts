@@ -7,6 +7,10 @@ import {
   decodeTransactionDocument,
   encodeTransactionDocument,
 } from './transaction-document.js';
+import { accountStates } from '../store/tables/account-states.js';
+import { messageContents } from '../store/tables/message-contents.js';
+import { messages } from '../store/tables/messages.js';
+import { transactions } from '../store/tables/transactions.js';
 
 /** Rows whose every field holds a distinct value, so a field read from another's position cannot go unnoticed. */
 function row<F extends readonly string[]>(fields: F, tag: string): { [K in F[number]]: string } {
@@ -31,6 +35,20 @@ describe('transaction document contract', () => {
     expect(d.messages).toEqual(parts.messages);
     expect(d.contents).toEqual(parts.contents);
     expect(d.states).toEqual(parts.states);
+  });
+
+  it('version 2 positions are the tables\' columns, in table order (a new column is a new version\'s decision)', () => {
+    // The wire layout, spelled out: stored documents are read by these positions.
+    expect([DOCUMENT_TX_FIELDS.length, DOCUMENT_MESSAGE_FIELDS.length, DOCUMENT_CONTENT_FIELDS, DOCUMENT_STATE_FIELDS]).toEqual([
+      17,
+      19,
+      ['hash', 'boc', 'decoded'],
+      ['hash', 'balance', 'extra_currencies', 'status', 'frozen_hash', 'data_hash', 'code_hash'],
+    ]);
+    expect(DOCUMENT_TX_FIELDS).toEqual(transactions.written.filter((c) => c !== 'description'));
+    expect(DOCUMENT_MESSAGE_FIELDS).toEqual(messages.written.filter((c) => !['tx_account', 'tx_lt', 'tx_hash'].includes(c)));
+    expect(DOCUMENT_CONTENT_FIELDS).toEqual(messageContents.written);
+    expect(DOCUMENT_STATE_FIELDS.every((c) => accountStates.written.includes(c))).toBe(true);
   });
 
   it('names no field twice in a row, so positions are a one-to-one map', () => {

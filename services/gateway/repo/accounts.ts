@@ -1,6 +1,7 @@
 import { addressBookInterfaces as interfacesOf, parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
-import type { AccountStatus, Row } from './records.js';
+import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
+import type { AccountStatus } from './records.js';
 
 /**
  * Account reads (api-v3.md §2, §8): the newest state per account from `latest_account_states` by its primary
@@ -12,7 +13,7 @@ import type { AccountStatus, Row } from './records.js';
  */
 
 /** Latest states of `accounts` (absent accounts are simply missing), keyed by raw address. */
-export async function latestStates(db: Db, req: Req, accounts: readonly string[]): Promise<Map<string, Row>> {
+export async function latestStates(db: Db, req: Req, accounts: readonly string[]): Promise<Map<string, LatestAccountStateRow>> {
   const states = await db.batches.latestStates.get(accounts, req);
   // Code hashes are what the address book needs: keep its cache warm.
   for (const [account, r] of states) db.caches.codeHashes.set(account, (r.code_hash as string | null) ?? null);
@@ -20,16 +21,16 @@ export async function latestStates(db: Db, req: Req, accounts: readonly string[]
 }
 
 /** {@link latestStates}' statement, for every account of a batch (batches.ts). */
-export async function readLatestStates(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, Row>> {
+export async function readLatestStates(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, LatestAccountStateRow>> {
   // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)).
-  const rows = await query(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account', {
+  const rows = await query<LatestAccountStateRow>(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account', {
     accounts,
   });
   return new Map(rows.map((r) => [String(r.account), r]));
 }
 
 /** The code hash of each account {@link latestStates} found: what its address book entry needs. */
-export function codeHashesOf(states: ReadonlyMap<string, Row>): Map<string, string | null> {
+export function codeHashesOf(states: ReadonlyMap<string, LatestAccountStateRow>): Map<string, string | null> {
   return new Map([...states].map(([account, r]) => [account, (r.code_hash as string | null) ?? null]));
 }
 
@@ -50,7 +51,7 @@ export interface AccountStateFullRecord {
   interfaces: string[];
 }
 
-export function accountStateFull(r: Row, includeBoc: boolean): AccountStateFullRecord {
+export function accountStateFull(r: LatestAccountStateRow, includeBoc: boolean): AccountStateFullRecord {
   const rec: AccountStateFullRecord = {
     address: String(r.account),
     account_state_hash: String(r.account_state_hash),
@@ -92,7 +93,7 @@ export interface WalletStateRecord {
   last_transaction_lt: string | null;
 }
 
-export function walletState(r: Row): WalletStateRecord {
+export function walletState(r: LatestAccountStateRow): WalletStateRecord {
   const codeHash = (r.code_hash as string | null) ?? null;
   const kind = walletKind(codeHash);
   const data = kind ? parseWalletData(kind, r.data_boc as string | null) : {};

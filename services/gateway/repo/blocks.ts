@@ -1,6 +1,7 @@
 import type { QueryParams } from '../../../shared/store/store.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
-import { type BlockHeaderHashes, type BlockRecord, type Row, type Sort, blockFromRow, compareU64, groupBy, headerHashesFromRow } from './records.js';
+import type { BlockRow } from '../../../shared/store/tables/blocks.js';
+import { type BlockHeaderHashes, type BlockRecord, type Sort, blockFromRow, compareU64, groupBy, headerHashesFromRow } from './records.js';
 
 /**
  * Block reads (api-v3.md §1.1–1.4, api-v2.md §3.1–3.4), each on a path of shared/store/queries/README.md:
@@ -20,7 +21,7 @@ const KNOWN_FIRST = "(mc_block_seqno IS NULL), (state_root_hash = '')";
 
 /** The masterchain block with the lowest and the highest seqno in the store (`blocks.mc_first`, `blocks.mc_head`). */
 export async function masterchainEnds(db: Db, req: Req): Promise<{ first: BlockRecord; last: BlockRecord; lastHeader: BlockHeaderHashes } | null> {
-  const rows = await query(
+  const rows = await query<BlockRow>(
     db,
     req,
     `SELECT * FROM blocks
@@ -121,8 +122,8 @@ export async function findBlocks(db: Db, req: Req, f: BlocksFilter, page: { limi
   if (isSeqnoLookup(f)) return seqnoLookup(db, req, f, page);
   const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
   const params: QueryParams = { ...c.params, limit: page.limit, offset: page.offset };
-  const run = (where: string[]): Promise<Row[]> =>
-    query(
+  const run = (where: string[]): Promise<BlockRow[]> =>
+    query<BlockRow>(
       db,
       req,
       `SELECT * FROM blocks ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
@@ -197,8 +198,8 @@ async function seqnoLookup(db: Db, req: Req, f: BlocksFilter & { seqno: number }
 }
 
 /** The blocks of each seqno of a batch (batches.ts), one row per block id (the one that knows its masterchain block). */
-export async function readBlocksBySeqno(db: DbCore, req: Req, seqnos: readonly string[]): Promise<Map<string, Row[]>> {
-  const rows = await query(db, req, `SELECT * FROM blocks WHERE seqno IN {seqnos:Array(UInt32)} ORDER BY ${KNOWN_FIRST} ${ONE}`, {
+export async function readBlocksBySeqno(db: DbCore, req: Req, seqnos: readonly string[]): Promise<Map<string, BlockRow[]>> {
+  const rows = await query<BlockRow>(db, req, `SELECT * FROM blocks WHERE seqno IN {seqnos:Array(UInt32)} ORDER BY ${KNOWN_FIRST} ${ONE}`, {
     seqnos: seqnos.map(Number),
   });
   return groupBy(rows, (r) => String(r.seqno));
@@ -207,7 +208,7 @@ export async function readBlocksBySeqno(db: DbCore, req: Req, seqnos: readonly s
 /** The top shard blocks a masterchain block commits, ordered by workchain, shard, seqno (`shard_state.by_mc`). */
 export async function shardState(db: Db, req: Req, mcSeqno: number): Promise<BlockRecord[]> {
   if (mcSeqno < 0 || mcSeqno > UINT32_MAX) return [];
-  const rows = await query(
+  const rows = await query<BlockRow>(
     db,
     req,
     `SELECT * FROM blocks
@@ -221,7 +222,7 @@ export async function shardState(db: Db, req: Req, mcSeqno: number): Promise<Blo
 /** Every block committed by a masterchain block, itself included (`blocks.by_mc_seqno`). */
 export async function blocksOfMasterchainBlock(db: Db, req: Req, mcSeqno: number, page: { limit: number; offset: number }): Promise<BlockRecord[]> {
   if (mcSeqno < 0 || mcSeqno > UINT32_MAX) return [];
-  const rows = await query(
+  const rows = await query<BlockRow>(
     db,
     req,
     `SELECT * FROM blocks WHERE mc_block_seqno = {seqno:UInt32}
@@ -257,7 +258,7 @@ export async function blockWithHeaderById(
     where.push('file_hash = {file_hash:String}');
     params.file_hash = id.file_hash;
   }
-  const rows = await query(db, req, `SELECT * FROM blocks WHERE ${where.join(' AND ')} ORDER BY ${KNOWN_FIRST} ${ONE}`, params);
+  const rows = await query<BlockRow>(db, req, `SELECT * FROM blocks WHERE ${where.join(' AND ')} ORDER BY ${KNOWN_FIRST} ${ONE}`, params);
   return rows[0] ? { record: blockFromRow(rows[0]), header: headerHashesFromRow(rows[0]) } : null;
 }
 

@@ -1,4 +1,9 @@
 import type { QueryParams, Store } from '../../../shared/store/store.js';
+import { STATE_RECORD_COLUMNS, accountStates } from '../../../shared/store/tables/account-states.js';
+import type { BlockRow } from '../../../shared/store/tables/blocks.js';
+import { selectList } from '../../../shared/store/tables/columns.js';
+import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
+import { CONTENT_COLUMNS, messageContents } from '../../../shared/store/tables/message-contents.js';
 import { Lru } from '../cache.js';
 import {
   type AccountPageRow,
@@ -55,7 +60,7 @@ export interface PointRead<V> {
  */
 export interface Batches {
   /** Latest account state rows by raw address (accountStates, walletStates, /account, /wallet). */
-  latestStates: PointRead<Row>;
+  latestStates: PointRead<LatestAccountStateRow>;
   /** Code hashes by raw address (every address book). */
   codeHashes: PointRead<string | null>;
   /** Complete transaction records by `account|lt`, with their address book code hashes (every transactions response). */
@@ -67,7 +72,7 @@ export interface Batches {
   /** One account's page of transactions by `sort|offset|limit|account`, with their records (transactions?account=). */
   accountPages: PointRead<AccountPageRow[]>;
   /** Block rows by seqno (blocks?seqno=). */
-  blocksBySeqno: PointRead<Row[]>;
+  blocksBySeqno: PointRead<BlockRow[]>;
 }
 
 export interface CacheOptions {
@@ -147,7 +152,7 @@ export async function loadContents(db: DbCore, req: Req, hashes: Iterable<string
     else missing.push(h);
   }
   if (missing.length > 0) {
-    const rows = await query(db, req, 'SELECT hash, boc, decoded FROM message_contents WHERE hash IN {hashes:Array(String)} LIMIT 1 BY hash', {
+    const rows = await query(db, req, `SELECT ${selectList(CONTENT_COLUMNS)} FROM ${messageContents.name} WHERE hash IN {hashes:Array(String)} LIMIT 1 BY hash`, {
       hashes: missing,
     });
     for (const r of rows) {
@@ -173,7 +178,7 @@ export async function loadStates(db: DbCore, req: Req, hashes: Iterable<string>)
       db,
       req,
       // Version: a row with BoCs beats one without (0004_account_states.sql); LIMIT 1 BY keeps the FINAL row.
-      `SELECT hash, balance, extra_currencies, status, frozen_hash, data_hash, code_hash FROM account_states
+      `SELECT ${selectList(STATE_RECORD_COLUMNS)} FROM ${accountStates.name}
        WHERE hash IN {hashes:Array(String)} ORDER BY (data_boc IS NULL AND code_boc IS NULL) LIMIT 1 BY hash`,
       { hashes: missing },
     );

@@ -1,3 +1,4 @@
+import type { BlockRow } from '../../../shared/store/tables/blocks.js';
 import { decodedOpcode } from '../../../shared/ton/records/opcodes.js';
 import type {
   WireAccountState,
@@ -11,7 +12,8 @@ import type {
 } from '../../../shared/ton/records/wire.js';
 
 /**
- * Store rows (JSONEachRow of the tables in shared/store/migrations, 64-bit integers as strings) → TON Center's
+ * Store rows (JSONEachRow of the tables in shared/store/migrations, typed by their modules in shared/store/tables where
+ * a read returns whole rows; 64-bit integers as strings) → TON Center's
  * wire records. The inverse of services/indexer/rows.ts: sentinels become null again ('' addresses, 0
  * created_lt/created_at), shards print as upper-case unpadded hex, and the TransactionDescr is the decoder's own
  * JSON (0006_transactions_description.sql).
@@ -73,7 +75,7 @@ export interface BlockHeaderHashes {
   prev_blocks: Array<{ root_hash: string; file_hash: string }>;
 }
 
-export function headerHashesFromRow(r: Row): BlockHeaderHashes {
+export function headerHashesFromRow(r: BlockRow): BlockHeaderHashes {
   const prev = (r.prev_block_hashes as Array<Record<string, unknown>> | null | undefined) ?? [];
   return {
     state_root_hash: typeof r.state_root_hash === 'string' ? r.state_root_hash : '',
@@ -81,7 +83,7 @@ export function headerHashesFromRow(r: Row): BlockHeaderHashes {
   };
 }
 
-export function blockFromRow(r: Row): BlockRecord {
+export function blockFromRow(r: BlockRow): BlockRecord {
   const prev = (r.prev_blocks as Array<Record<string, unknown>> | null) ?? [];
   return {
     workchain: num(r.workchain),

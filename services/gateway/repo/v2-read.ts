@@ -1,4 +1,5 @@
 import type { QueryParams } from '../../../shared/store/store.js';
+import type { BlockRow } from '../../../shared/store/tables/blocks.js';
 import { type Db, type Req, query } from './db.js';
 import { type BlockHeaderHashes, type BlockRecord, blockFromRow, headerHashesFromRow } from './records.js';
 import type { TxKey } from './transactions.js';
@@ -114,7 +115,7 @@ export async function blockByLtOrUtime(
     order = 'seqno DESC';
     params.utime = by.utime;
   }
-  const rows = await query(
+  const rows = await query<BlockRow>(
     db,
     req,
     `SELECT * FROM blocks WHERE workchain = {workchain:Int32} AND shard = {shard:UInt64} AND seqno IN (
