@@ -100,6 +100,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     const source = await openSource(config, logger, shutdown.signal);
     shutdown.add('source', () => source.close());
     const published = metrics.counter({ name: 'published_blocks', unit: 'total', help: 'Raw blocks published to the bus' });
+    const rejected = metrics.counter({ name: 'rejected_blocks', unit: 'total', help: 'Blocks that failed verification, sent to the dead-letter topic' });
     const log = logger.child({ module: 'follower' });
     loops.push(
       follow({
@@ -112,6 +113,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         signal: shutdown.signal,
         onGroup: (g) => {
           published.inc(g.blocks);
+          rejected.inc(g.rejected);
           log.debug(g, 'group published');
         },
       }).then(() => {
