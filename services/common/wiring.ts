@@ -67,6 +67,7 @@ export async function openSource(config: TonflowConfig, logger: Logger, signal: 
         onSkip: (file, reason) => log.warn({ file, reason }, 'file is not a block, skipped'),
         onGap: (missing, committedBy) => log.warn({ missing, committedBy }, 'committed shard block missing from the directory'),
         onReject: (file, err) => log.error({ file, block: err.id, code: err.code, reason: err.message }, 'block file fails verification; dead-lettered'),
+        onConflict: (block, files, kept) => log.warn({ block, files, kept }, 'different block files claim one block id'),
         onDuplicate: (file, of) => log.info({ file, of }, 'same block as another file (same root hash), replayed once'),
         onVerified: (summary) => log.info(summary, 'block files verified against the hashes the chain states'),
       });

@@ -38,7 +38,7 @@ export interface FollowerDeps {
    */
   checkpointIntervalMs?: number;
   signal: AbortSignal;
-  onGroup?: (info: { mcSeqno: number | null; blocks: number; bytes: number }) => void;
+  onGroup?: (info: { mcSeqno: number | null; blocks: number; bytes: number; rejected: number }) => void;
 }
 
 /**
@@ -74,7 +74,12 @@ export async function follow(deps: FollowerDeps): Promise<void> {
         unsaved = group.checkpoint;
         if (performance.now() - savedAt >= interval) await save();
       }
-      deps.onGroup?.({ mcSeqno: group.mcSeqno, blocks: messages.length, bytes: messages.reduce((n, m) => n + m.value.length, 0) });
+      deps.onGroup?.({
+        mcSeqno: group.mcSeqno,
+        blocks: messages.length,
+        bytes: messages.reduce((n, m) => n + m.value.length, 0),
+        rejected: group.rejected?.length ?? 0,
+      });
       if (deps.signal.aborted) break;
     }
   } catch (e) {

@@ -163,6 +163,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     // Closed before the decode stage (closers run in reverse): the follower stops first.
     shutdown.add('source', () => source.close());
     const published = metrics.counter({ name: 'published_blocks', unit: 'total', help: 'Raw blocks published to the bus' });
+    const rejected = metrics.counter({ name: 'rejected_blocks', unit: 'total', help: 'Blocks that failed verification, sent to the dead-letter topic' });
     const log = logger.child({ module: 'follower' });
     loops.push(
       follow({
@@ -177,6 +178,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         onGroup: (g) => {
           published.inc(g.blocks);
           if (g.mcSeqno !== null && (totals.headMcSeqno === null || g.mcSeqno > totals.headMcSeqno)) totals.headMcSeqno = g.mcSeqno;
+          rejected.inc(g.rejected);
           log.debug(g, 'group published');
         },
       }).then(() => {

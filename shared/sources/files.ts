@@ -45,6 +45,11 @@ export interface FilesSourceOptions {
   onGap?: (missing: BlockId, committedBy: number) => void;
   /** Called for each file that fails verification (it is not replayed; the follower dead-letters it). */
   onReject?: (file: string, error: BlockVerificationError) => void;
+  /**
+   * Called for each id that two or more different blocks (root hashes) claim: the files, and the one replayed (null
+   * when none could be verified). The others are also reported through `onReject`.
+   */
+  onConflict?: (id: BlockId, files: string[], kept: string | null) => void;
   /** Called for a further copy of a block (same root hash, different bytes): replayed once. */
   onDuplicate?: (file: string, of: string) => void;
   /** Called once the directory is indexed. */
@@ -129,6 +134,12 @@ async function indexDirectory(opts: FilesSourceOptions): Promise<Unit[]> {
     if (stated) verified++;
   }
   for (const d of verdict.duplicates) opts.onDuplicate?.(d.block.file, d.of.file);
+  const claims = new Map<string, IndexedBlock[]>();
+  for (const c of candidates) claims.set(idKey(c.id), [...(claims.get(idKey(c.id)) ?? []), c]);
+  for (const [key, list] of claims) {
+    if (new Set(list.map((c) => Buffer.from(c.rootHash).toString('hex'))).size < 2) continue;
+    opts.onConflict?.(list[0]!.id, list.map((c) => c.file), byId.get(key)?.file ?? null);
+  }
   for (const r of verdict.rejected) opts.onReject?.(r.block.file, r.error);
   opts.onVerified?.({ verified, unverified: byId.size - verified, rejected: verdict.rejected.length });
 

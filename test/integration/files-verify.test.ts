@@ -85,6 +85,7 @@ interface Run {
   published: Array<{ id: string; rootHash: string; bytes: Buffer; mcSeqno: number | null }>;
   dead: IncomingMessage[];
   rejects: Array<{ file: string; error: BlockVerificationError }>;
+  conflicts: Array<{ id: string; files: string[]; kept: string | null }>;
 }
 
 /** Replays `dir` through the follower onto an in-process bus and collects what reaches each topic. */
@@ -99,7 +100,12 @@ async function replay(dir: string): Promise<Run> {
   const raw = collect(bus, { groupId: 'raw-reader', topics: [RAW] });
   const dlq = collect(bus, { groupId: 'dlq-reader', topics: [DLQ] });
   const rejects: Run['rejects'] = [];
-  const source = await createFilesSource({ dir, onReject: (file, error) => rejects.push({ file, error }) });
+  const conflicts: Run['conflicts'] = [];
+  const source = await createFilesSource({
+    dir,
+    onReject: (file, error) => rejects.push({ file, error }),
+    onConflict: (id, files, kept) => conflicts.push({ id: `${id.workchain}:${id.shard}:${id.seqno}`, files: [...files].sort(), kept }),
+  });
   let groups = 0;
   let blocks = 0;
   await follow({
@@ -125,7 +131,7 @@ async function replay(dir: string): Promise<Run> {
     const { workchain, shard, seqno } = block.id;
     return { id: `${workchain}:${shard}:${seqno}`, rootHash: Buffer.from(block.rootHash).toString('hex'), bytes: m.value, mcSeqno: block.mcSeqno };
   });
-  return { published, dead: dlq.received, rejects };
+  return { published, dead: dlq.received, rejects, conflicts };
 }
 
 function tempDir(prefix: string): string {
@@ -213,6 +219,13 @@ it('a masterchain block and a shard block with corrupted copies among a devnet c
   expect(mcDead.headers[HEADER_ERROR_MESSAGE]).toContain(`prev_ref of -1:8000000000000000:${Number(mcId.split(':')[2]) + 1}`);
   // Reported (the service logs it) with the file name.
   expect(run.rejects.map((r) => r.file).sort()).toEqual(['zz_corrupt_mc.boc', 'zz_corrupt_shard.boc']);
+  // And each pair reported as a conflict, naming the file kept.
+  expect(run.conflicts.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+    [
+      { id: mcId, files: [originals.get(mcId)!.file, 'zz_corrupt_mc.boc'].sort(), kept: originals.get(mcId)!.file },
+      { id: shardId, files: [originals.get(shardId)!.file, 'zz_corrupt_shard.boc'].sort(), kept: originals.get(shardId)!.file },
+    ].sort((a, b) => a.id.localeCompare(b.id)),
+  );
 }, 240_000);
 
 it('a mixed directory: several corrupted copies, a corrupted copy alone without its original, and a re-serialized copy', async () => {
@@ -333,5 +346,6 @@ describeFixtures('files source verification on mainnet fixture blocks', () => {
     expect(run.dead.map((m) => m.headers[HEADER_ERROR_CODE])).toEqual(['BLOCK_CONFLICT', 'BLOCK_CONFLICT']);
     expect(new Set(run.dead.map((m) => tonCoreRootHash(m.value)))).toEqual(new Set([tonCoreRootHash(good), tonCoreRootHash(bad)]));
     expect(run.dead[0]!.headers[HEADER_ERROR_MESSAGE]).toContain('cbebaa6ac4270c987c90c5ed930ff37f9b73c705999585d6d8c1c5e9fa3dd6e3');
+    expect(run.conflicts).toEqual([{ id: '-1:8000000000000000:46991999', files: [names[0]!, 'zz_keyblock_copy.boc'].sort(), kept: null }]);
   });
 });

@@ -382,6 +382,16 @@ describeFixtures('liteserver source over loopback liteservers (ADNL/TCP, lite_ap
     const r2 = g.blocks.find((b) => b.id.shard === 'C000000000000000')!;
     expect(hex(r2.rootHash)).toBe(R2_ROOT);
     expect(Buffer.from(r2.data).equals(readFixture(R2_FIXTURE))).toBe(true);
+    // The tampered answers travel with the group, for the follower's dead-letter topic, with their reason.
+    expect(g.rejected?.length ?? 0).toBeGreaterThanOrEqual(1);
+    for (const r of g.rejected!) {
+      expect(r.block.id).toEqual(r2.id);
+      expect(Buffer.from(r.block.data).equals(readFixture(R2_FIXTURE))).toBe(false);
+      expect(hex(r.block.rootHash)).not.toBe(R2_ROOT);
+      expect((r.error as BlockIntegrityError).code).toBe('LITESERVER_BAD_BLOCK');
+      expect(r.error.message).toContain(`:${bad.port}`);
+      expect(r.error.message).toMatch(/file hash|root hash/);
+    }
   });
 
   it('rotates: the liteserver in use dies mid-query, the source continues on the other', async () => {

@@ -10,7 +10,9 @@
  * What is verified, and what is not:
  * - every block's bytes are checked against the id they were asked for: file hash = sha256(bytes), root hash = the
  *   representation hash of the BOC's root cell. A liteserver that serves other bytes is penalised, and the block is
- *   fetched from another one; bytes that fail the check are never yielded.
+ *   fetched from another one; bytes that fail the check are never yielded as the block: they come in the group's
+ *   `rejected` list with the reason, for the follower's dead-letter topic. (ton-lite-client checks none of this: it
+ *   decodes answers and leaves proofs to the caller.)
  * - shard block ids come from verified blocks only (the masterchain block's ShardHashes, then prev refs of verified
  *   shard blocks), so every shard block is hash-chained to its masterchain block.
  * - masterchain block N+1 must name block N (the one already published) as its prev block, so a liteserver cannot

@@ -66,7 +66,13 @@ export class Pool {
    * Runs `op` until a liteserver completes it. `what` names the object for logs and errors.
    * @throws BlockIntegrityError after `maxIntegrityFailures` verification failures
    */
-  async run<T>(what: string, op: (conn: LiteserverConnection) => Promise<T>, signal: AbortSignal): Promise<T> {
+  async run<T>(
+    what: string,
+    op: (conn: LiteserverConnection) => Promise<T>,
+    signal: AbortSignal,
+    /** Told of each answer that failed verification with the bytes served (for the dead-letter topic). */
+    onRejected?: (failure: IntegrityFailure & { served: NonNullable<IntegrityFailure['served']> }, liteserver: string) => void,
+  ): Promise<T> {
     const askedThisRound = new Set<PoolNode>();
     let integrityFailures = 0;
     let waitingSince = 0;
@@ -110,6 +116,7 @@ export class Pool {
           integrityFailures++;
           this.failed(node, conn, e);
           this.opts.logger.warn({ liteserver: node.address, block: what, reason: e.message, integrityFailures }, 'liteserver served bytes that fail verification');
+          if (e.served) onRejected?.(e as IntegrityFailure & { served: NonNullable<IntegrityFailure['served']> }, node.address);
           if (integrityFailures >= this.opts.maxIntegrityFailures) {
             throw new BlockIntegrityError(
               `${what}: ${integrityFailures} answers failed verification (last from ${node.address}: ${e.message}); the block was not yielded`,

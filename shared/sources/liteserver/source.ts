@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NonRetryableError } from '../../runtime/errors.js';
+import { Boc } from '../../ton/boc/reader.js';
 import { prevBlockIds } from '../../ton/records/block.js';
 import { shardHex } from '../../ton/records/format.js';
-import type { BlockGroup, RawBlock } from '../source.js';
+import type { BlockGroup, RawBlock, RejectedBlock } from '../source.js';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { MasterchainInfo } from './connection.js';
 import { bundledGlobalConfig, parseGlobalConfig } from './global-config.js';
@@ -84,8 +86,37 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
     }
   };
 
+  /**
+   * Where the served bytes that failed verification go: the group being prepared, whose `rejected` the follower
+   * sends to the dead-letter topic. The block itself is fetched again (from another liteserver), never skipped.
+   */
+  type Rejects = RejectedBlock[];
+  const collect =
+    (into: Rejects | undefined) =>
+    (failure: IntegrityFailure & { served: { id: FullBlockId; data: Uint8Array } }, liteserver: string): void => {
+      if (!into) return;
+      const { id, data } = failure.served;
+      let rootHash: Uint8Array = new Uint8Array(32);
+      try {
+        const boc = Boc.parse(data);
+        rootHash = boc.hash(boc.root).slice();
+      } catch {
+        // Not a BOC: the root hash header stays zero; the reason says so.
+      }
+      into.push({
+        block: {
+          id: { workchain: id.workchain, shard: shardHex(id.shard), seqno: id.seqno },
+          rootHash,
+          fileHash: createHash('sha256').update(data).digest(),
+          data,
+          mcSeqno: null,
+        },
+        error: new BlockIntegrityError(`${describeId(id)} from ${liteserver}: ${failure.message}`),
+      });
+    };
+
   /** Masterchain block `seqno`, looked up and fetched from one liteserver, chained to `prev` when known. */
-  const fetchMc = (p: Pool, seqno: number, prev: FullBlockId | null, signal: AbortSignal): Promise<VerifiedBlock> =>
+  const fetchMc = (p: Pool, seqno: number, prev: FullBlockId | null, signal: AbortSignal, rejects?: Rejects): Promise<VerifiedBlock> =>
     p.run(
       `(-1,${shardHex(MC_SHARD)},${seqno})`,
       async (c) => {
@@ -95,15 +126,16 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
         if (prev) {
           const ref = v.block.info.prevRef;
           if (ref.afterMerge || ref.prev.seqno !== prev.seqno || !equalBytes(ref.prev.rootHash, prev.rootHash) || !equalBytes(ref.prev.fileHash, prev.fileHash)) {
-            throw new IntegrityFailure(`masterchain block ${seqno} does not follow the published block ${prev.seqno} (${hex(prev.rootHash)})`);
+            throw new IntegrityFailure(`masterchain block ${seqno} does not follow the published block ${prev.seqno} (${hex(prev.rootHash)})`, { id, data });
           }
         }
         return v;
       },
       signal,
+      collect(rejects),
     );
 
-  const fetchById = (p: Pool, id: FullBlockId, signal: AbortSignal): Promise<VerifiedBlock> =>
+  const fetchById = (p: Pool, id: FullBlockId, signal: AbortSignal, rejects?: Rejects): Promise<VerifiedBlock> =>
     p.run(
       describeId(id),
       async (c) => {
@@ -111,6 +143,7 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
         return verifyBlock(id, answered, data, globalId);
       },
       signal,
+      collect(rejects),
     );
 
   /**
@@ -119,7 +152,14 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
    * parents are out, the lowest start_lt goes first (logical time grows along every shard chain, so this is the
    * order the blocks were made in), ties broken by workchain and shard so the same chain always gives the same group.
    */
-  const walkShards = async (p: Pool, tips: FullBlockId[], committed: FullBlockId[], mcSeqno: number, signal: AbortSignal): Promise<VerifiedBlock[]> => {
+  const walkShards = async (
+    p: Pool,
+    tips: FullBlockId[],
+    committed: FullBlockId[],
+    mcSeqno: number,
+    signal: AbortSignal,
+    rejects: Rejects,
+  ): Promise<VerifiedBlock[]> => {
     const fetched = new Map<string, Promise<VerifiedBlock | null>>();
     const key = (id: FullBlockId): string => `${id.workchain}:${id.shard}:${id.seqno}`;
     const parents = (b: VerifiedBlock): FullBlockId[] =>
@@ -133,7 +173,7 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
         if (fetched.size >= maxWalk) {
           throw new NonRetryableError('LITESERVER_WALK_TOO_LONG', `masterchain block ${mcSeqno}: more than ${maxWalk} new shard blocks; refusing to walk further`);
         }
-        f = fetchById(p, id, signal).then(async (b) => {
+        f = fetchById(p, id, signal, rejects).then(async (b) => {
           await Promise.all(parents(b).map(visit));
           return b;
         });
@@ -182,23 +222,25 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
       // `last`: the masterchain block the previous group ended with and the shard tips it committed.
       let last: Checkpoint;
       let first: VerifiedBlock | null = null;
+      // Rejected answers met before the first group is prepared travel with the first group.
+      let startRejects: Rejects = [];
       const resume = checkpoint === null ? null : decodeCheckpoint(checkpoint);
       if (resume !== null && typeof resume === 'object') {
         last = resume;
       } else if (typeof resume === 'number') {
         await waitForMc(p, resume, signal);
-        const mc = await fetchMc(p, resume, null, signal);
+        const mc = await fetchMc(p, resume, null, signal, startRejects);
         last = { mc: mc.id, shards: shardTips(mc.block) };
       } else {
         const start = options.fromSeqno ?? (await headSeqno(p, signal));
         await waitForMc(p, start, signal);
-        first = await fetchMc(p, start, null, signal);
+        first = await fetchMc(p, start, null, signal, startRejects);
         // The first group holds what `start` commits beyond `start - 1`, so the walk needs `start - 1`'s tips; its
         // id comes hash-chained from `start`'s prev ref. Before masterchain block 1 there is only the zero state.
         const prevRef = first.block.info.prevRef;
         if (prevRef.afterMerge) throw new BlockIntegrityError(`masterchain block ${start} claims a merge`);
         const prevId: FullBlockId = { workchain: -1, shard: MC_SHARD, seqno: prevRef.prev.seqno, rootHash: prevRef.prev.rootHash, fileHash: prevRef.prev.fileHash };
-        const prevTips = prevId.seqno === 0 ? [] : shardTips((await fetchById(p, prevId, signal)).block);
+        const prevTips = prevId.seqno === 0 ? [] : shardTips((await fetchById(p, prevId, signal, startRejects)).block);
         last = { mc: prevId, shards: prevTips };
         logger.info({ fromSeqno: start }, 'following the masterchain');
       }
@@ -212,26 +254,30 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
       let nextSeqno = last.mc.seqno + 1;
       const prepare = (seqno: number): Promise<{ group: BlockGroup; chained: ChainedMc }> => {
         const prev = prevChained;
+        const rejects: Rejects = startRejects;
+        startRejects = [];
         const fetched =
           first && first.id.seqno === seqno
             ? Promise.resolve(first)
             : (async () => {
                 await waitForMc(p, seqno, signal);
-                return fetchMc(p, seqno, null, signal);
+                return fetchMc(p, seqno, null, signal, rejects);
               })();
         const chained = (async (): Promise<ChainedMc> => {
           const [mc, before] = await Promise.all([fetched, prev]);
           const ref = mc.block.info.prevRef;
           const follows = !ref.afterMerge && ref.prev.seqno === before.mc.seqno && equalBytes(ref.prev.rootHash, before.mc.rootHash) && equalBytes(ref.prev.fileHash, before.mc.fileHash);
           // Fetched ahead without its predecessor; if it does not chain, fetch it again with the check (and rotation).
-          const ok = follows ? mc : await fetchMc(p, seqno, before.mc, signal);
+          const ok = follows ? mc : await fetchMc(p, seqno, before.mc, signal, rejects);
           return { mc: ok, checkpoint: { mc: ok.id, shards: shardTips(ok.block) } };
         })();
         const group = (async () => {
           const [c, before] = await Promise.all([chained, prev]);
-          const shardBlocks = await walkShards(p, c.checkpoint.shards, before.shards, seqno, signal);
+          const shardBlocks = await walkShards(p, c.checkpoint.shards, before.shards, seqno, signal, rejects);
           const blocks = [...shardBlocks.map((b) => raw(b, seqno)), raw(c.mc, seqno)];
-          return { group: { mcSeqno: seqno, blocks, checkpoint: encodeCheckpoint(c.checkpoint) }, chained: c };
+          const group: BlockGroup = { mcSeqno: seqno, blocks, checkpoint: encodeCheckpoint(c.checkpoint) };
+          if (rejects.length > 0) group.rejected = rejects;
+          return { group, chained: c };
         })();
         // A prepared group may be abandoned (an earlier one failed, or the caller stopped): never an unhandled rejection.
         fetched.catch(() => {});

@@ -126,9 +126,18 @@ export class BlockIntegrityError extends NonRetryableError {
   }
 }
 
-/** One verification failure; the pool counts them and turns a run of them into {@link BlockIntegrityError}. */
+/**
+ * One verification failure; the pool counts them and turns a run of them into {@link BlockIntegrityError}.
+ * `served`: the bytes a liteserver served as the block `id` that are not that block, kept for the dead-letter topic.
+ */
 export class IntegrityFailure extends Error {
   override readonly name = 'IntegrityFailure';
+  constructor(
+    message: string,
+    readonly served?: { id: FullBlockId; data: Uint8Array },
+  ) {
+    super(message);
+  }
 }
 
 /** A liteserver that belongs to another network: dropped for good. */

@@ -22,15 +22,17 @@ export interface VerifiedBlock {
 export function verifyBlock(id: FullBlockId, answered: FullBlockId, data: Uint8Array, globalId: number): VerifiedBlock {
   if (!sameId(id, answered)) throw new IntegrityFailure(`asked for ${describeId(id)}, got ${describeId(answered)}`);
   const fileHash = createHash('sha256').update(data).digest();
-  if (!equalBytes(fileHash, id.fileHash)) throw new IntegrityFailure(`file hash ${hex(fileHash)} != ${hex(id.fileHash)}`);
+  // From here on the bytes were served as the block `id`: a failure keeps them (IntegrityFailure.served).
+  const served = { id, data };
+  if (!equalBytes(fileHash, id.fileHash)) throw new IntegrityFailure(`file hash ${hex(fileHash)} != ${hex(id.fileHash)}`, served);
   let boc: Boc;
   try {
     boc = Boc.parse(data);
   } catch (e) {
-    throw new IntegrityFailure(`not a valid BOC: ${(e as Error).message}`);
+    throw new IntegrityFailure(`not a valid BOC: ${(e as Error).message}`, served);
   }
   const rootHash = boc.hash(boc.root);
-  if (!equalBytes(rootHash, id.rootHash)) throw new IntegrityFailure(`root hash ${hex(rootHash)} != ${hex(id.rootHash)}`);
+  if (!equalBytes(rootHash, id.rootHash)) throw new IntegrityFailure(`root hash ${hex(rootHash)} != ${hex(id.rootHash)}`, served);
   // The bytes are the block the id names; a decode failure from here on is ours (or a format change), not the
   // liteserver's, and retrying will not change it: DecodeError is not retryable.
   let block: Block;
@@ -42,7 +44,7 @@ export function verifyBlock(id: FullBlockId, answered: FullBlockId, data: Uint8A
   }
   const info = block.info;
   if (info.shard.workchain !== id.workchain || shardId(info.shard) !== id.shard || info.seqno !== id.seqno) {
-    throw new IntegrityFailure(`header says ${info.shard.workchain}:${shardHex(shardId(info.shard))}:${info.seqno}`);
+    throw new IntegrityFailure(`header says ${info.shard.workchain}:${shardHex(shardId(info.shard))}:${info.seqno}`, served);
   }
   if (block.globalId !== globalId) {
     throw new NonRetryableError(
