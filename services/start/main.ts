@@ -90,6 +90,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     const mcBlocks = metrics.counter({ name: 'traced_mc_blocks', unit: 'total', help: 'Masterchain blocks whose traces are assembled and stored' });
     const txs = metrics.counter({ name: 'traced_transactions', unit: 'total', help: 'Transactions assigned to traces' });
     const dlq = metrics.counter({ name: 'dead_lettered_mc_blocks', unit: 'total', help: 'Masterchain-block messages sent to the dead-letter topic' });
+    const done = metrics.gauge({ name: 'trace_progress', unit: 'mc_seqno', help: 'Last masterchain block whose traces are stored and published' });
     const consumer = bus.consumer({ groupId: `${config.topicPrefix}.traces`, topics: [topics.mcBlocks] });
     const log = logger.child({ module: 'traces' });
     const gate = traceGate;
@@ -105,7 +106,10 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
           await deadLetter(producer, topics.mcBlocksDlq, msg, error);
         },
         counters: { messages: mcBlocks, items: txs, deadLettered: dlq },
-        onProgress: (mc) => gate.reached(mc),
+        onProgress: (mc) => {
+          gate.reached(mc);
+          done.set(mc);
+        },
         onBatch: (b) => log.debug(b, 'traces stored'),
       }),
     );
