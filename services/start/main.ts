@@ -85,12 +85,14 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   // block's traces (which it does only after the decode stage stored the block: no wait in a circle).
   let traceGate: ProgressGate | undefined;
   if (runTraces) {
-    traceGate = createProgressGate(await loadProgress(store).catch(() => null));
+    const initial = await loadProgress(store).catch(() => null);
+    traceGate = createProgressGate(initial);
     shutdown.add('trace gate', async () => traceGate?.close());
     const mcBlocks = metrics.counter({ name: 'traced_mc_blocks', unit: 'total', help: 'Masterchain blocks whose traces are assembled and stored' });
     const txs = metrics.counter({ name: 'traced_transactions', unit: 'total', help: 'Transactions assigned to traces' });
     const dlq = metrics.counter({ name: 'dead_lettered_mc_blocks', unit: 'total', help: 'Masterchain-block messages sent to the dead-letter topic' });
     const done = metrics.gauge({ name: 'trace_progress', unit: 'mc_seqno', help: 'Last masterchain block whose traces are stored and published' });
+    if (initial !== null) done.set(initial);
     const consumer = bus.consumer({ groupId: `${config.topicPrefix}.traces`, topics: [topics.mcBlocks] });
     const log = logger.child({ module: 'traces' });
     const gate = traceGate;
