@@ -10,6 +10,7 @@ import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
 import { awaitSchema, openBus, openSource, openStore, sourceName } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
+import { mcBlockSeqno } from '../../shared/contracts/mc-block.js';
 import { rawBlockMcSeqno } from '../../shared/contracts/raw-block.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
@@ -106,6 +107,9 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         deadLetter: async (msg, error) => {
           log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'masterchain block message dead-lettered');
           await deadLetter(producer, topics.mcBlocksDlq, msg, error);
+          // Nothing more will come of that block: the follower's checkpoint must not wait for it.
+          const mc = mcBlockSeqno(msg);
+          if (mc !== null) gate.reached(mc);
         },
         counters: { messages: mcBlocks, items: txs, deadLettered: dlq },
         onProgress: (mc) => {

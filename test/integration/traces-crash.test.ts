@@ -11,6 +11,7 @@ import { follow } from '../../services/follower/follow.js';
 import { runDecodeStage } from '../../services/indexer/decode.js';
 import { createStoreWriter } from '../../services/indexer/sink.js';
 import { blockToRows } from '../../services/indexer/to-rows.js';
+import { loadProgress } from '../../services/traces/stage.js';
 import { deadLetter } from '../../shared/bus/dead-letter.js';
 import { decodeTrace } from '../../shared/contracts/trace.js';
 import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
@@ -47,7 +48,8 @@ beforeAll(async () => {
   }
   work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-traces-crash-'));
   devnetDir = path.join(work, 'devnet');
-  await exportDevnet({ out: devnetDir, transactions: 800, tps: 200, seed: 'tonflow-traces-crash', genesisUtime: 1_760_000_000 });
+  // A low rate: many masterchain blocks, each with a few traces, so that a kill lands between two of them.
+  await exportDevnet({ out: devnetDir, transactions: 500, tps: 25, seed: 'tonflow-traces-crash', genesisUtime: 1_760_000_000 });
   want = await expectedTraces(devnetDir);
 }, 240_000);
 
@@ -90,12 +92,12 @@ async function caughtUp(brokers: string[], groupId: string, topic: string): Prom
   });
 }
 
-/** Waits until `metricName` shows some but not all of the work, then kills the child with SIGKILL. */
+/** Waits until the gauge `metricName` (the last masterchain block traced) is past the first one, then kills the child with SIGKILL. */
 async function killMidway(child: ChildProcess, port: number, metricName: string, stderr: string[]): Promise<number> {
   const deadline = Date.now() + 90_000;
   for (;;) {
     const n = await metric(port, metricName);
-    if (n !== null && n > 0) {
+    if (n !== null && n > Math.min(...want.mcSeqnos)) {
       child.kill('SIGKILL');
       expect(await exited(child)).toEqual({ code: null, signal: 'SIGKILL' });
       return n;
@@ -189,9 +191,9 @@ describeKafka('trace stage crash safety (real Kafka)', (brokers) => {
         };
         let child = start();
         try {
-          const atKill = await killMidway(child, port, 'ton_traces_traced_mc_blocks_total', stderr);
+          const atKill = await killMidway(child, port, 'ton_traces_trace_progress_mc_seqno', stderr);
           const [p] = await store.query<{ p: number }>("SELECT max(mc_seqno) AS p FROM trace_progress WHERE stage = 'traces'");
-          console.info(`killed after ${atKill} masterchain blocks reported, progress ${p?.p} of ${Math.max(...want.mcSeqnos)}`);
+          console.info(`killed after masterchain block ${atKill} was reported, progress ${p?.p} of ${Math.max(...want.mcSeqnos)}`);
           expect(Number(p?.p ?? 0)).toBeLessThan(Math.max(...want.mcSeqnos));
           child = start();
           const group = `${config.topicPrefix}.traces`;
@@ -230,9 +232,19 @@ it('`tonflow start` (in-process bus, chdb) killed with SIGKILL mid-trace and res
     return child;
   };
   const last = Math.max(...want.mcSeqnos);
+  expect(want.mcSeqnos.length).toBeGreaterThan(10);
   let child = start();
   try {
-    await killMidway(child, port, 'ton_tonflow_traced_mc_blocks_total', stderr);
+    await killMidway(child, port, 'ton_tonflow_trace_progress_mc_seqno', stderr);
+    // The data directory is free while the process is dead: the kill landed with traces still to assemble.
+    const between = await createStore({ mode: 'embedded', dataDir, database: 'tonflow' });
+    try {
+      const p = await loadProgress(between);
+      console.info(`tonflow start killed at trace progress ${p} of ${last}`);
+      expect(p ?? 0).toBeLessThan(last);
+    } finally {
+      await between.close();
+    }
     child = start();
     const until = Date.now() + 180_000;
     // Done when the trace stage has stored the last masterchain block (the gauge the stage keeps).
