@@ -10,6 +10,7 @@ import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
 import { awaitSchema, openBus, openSource, openStore, sourceName } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
+import { mcBlockSeqno } from '../../shared/contracts/mc-block.js';
 import { rawBlockMcSeqno } from '../../shared/contracts/raw-block.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
@@ -88,11 +89,14 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   // block's traces (which it does only after the decode stage stored the block: no wait in a circle).
   let traceGate: ProgressGate | undefined;
   if (runTraces) {
-    traceGate = createProgressGate(await loadProgress(store).catch(() => null));
+    const initial = await loadProgress(store).catch(() => null);
+    traceGate = createProgressGate(initial);
     shutdown.add('trace gate', async () => traceGate?.close());
     const mcBlocks = metrics.counter({ name: 'traced_mc_blocks', unit: 'total', help: 'Masterchain blocks whose traces are assembled and stored' });
     const txs = metrics.counter({ name: 'traced_transactions', unit: 'total', help: 'Transactions assigned to traces' });
     const dlq = metrics.counter({ name: 'dead_lettered_mc_blocks', unit: 'total', help: 'Masterchain-block messages sent to the dead-letter topic' });
+    const done = metrics.gauge({ name: 'trace_progress', unit: 'mc_seqno', help: 'Last masterchain block whose traces are stored and published' });
+    if (initial !== null) done.set(initial);
     const consumer = bus.consumer({ groupId: `${config.topicPrefix}.traces`, topics: [topics.mcBlocks] });
     const log = logger.child({ module: 'traces' });
     const gate = traceGate;
@@ -106,9 +110,15 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         deadLetter: async (msg, error) => {
           log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'masterchain block message dead-lettered');
           await deadLetter(producer, topics.mcBlocksDlq, msg, error);
+          // Nothing more will come of that block: the follower's checkpoint must not wait for it.
+          const mc = mcBlockSeqno(msg);
+          if (mc !== null) gate.reached(mc);
         },
         counters: { messages: mcBlocks, items: txs, deadLettered: dlq },
-        onProgress: (mc) => gate.reached(mc),
+        onProgress: (mc) => {
+          gate.reached(mc);
+          done.set(mc);
+        },
         onBatch: (b) => log.debug(b, 'traces stored'),
       }),
     );

@@ -19,7 +19,7 @@ import { type MappedMessage, type StageCounters, type StageMapper, type TableRow
  * Restarts, rebalances and replays: the in-flight state (traces with messages in flight, and those messages) is
  * loaded from the store as of the last block recorded done, taking per key the newest row not newer than that block;
  * a message at or below it is skipped; rows of a block whose write was cut short are written again, identically.
- * The stage reloads whenever a message is not the successor of the last one it assembled (a redelivery).
+ * The stage reloads whenever a message is not the one right after the last it read (a redelivery, a rebalance).
  */
 
 /** The stage's name in trace_progress. */
@@ -79,8 +79,11 @@ export async function runTraceStage(deps: TraceStageDeps): Promise<void> {
 export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWaitMs?: number }): StageMapper {
   const { store } = deps;
   let assembler: TraceAssembler | undefined;
-  // The last masterchain block assembled in memory (its rows may still be on the way to the store).
+  // The last masterchain block assembled in memory (its rows may still be on the way to the store), and where its
+  // message was: the next message must be the one right after it, else the in-memory state is not this stream's
+  // (a redelivery after a failure, or the partition was elsewhere meanwhile) and is loaded again.
   let assembled: number | null = null;
+  let lastAt: { partition: number; offset: bigint } | null = null;
   const reload = async (): Promise<number | null> => {
     const progress = await loadProgress(store);
     assembler = new TraceAssembler(progress === null ? undefined : await loadState(store, progress));
@@ -95,7 +98,10 @@ export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWa
     async map(msg): Promise<MappedMessage> {
       const mc = decodeMcBlock(msg);
       const seqno = mc.block.seqno;
-      if (assembler === undefined || (assembled !== null && seqno <= assembled)) await reload();
+      const at = { partition: msg.partition, offset: BigInt(msg.offset) };
+      const successor = lastAt !== null && lastAt.partition === at.partition && at.offset === lastAt.offset + 1n;
+      lastAt = at;
+      if (assembler === undefined || !successor || (assembled !== null && seqno <= assembled)) await reload();
       if (assembled !== null && seqno <= assembled) return { rows: {}, count: 0, checkpoint: null };
       await awaitBlocksStored(store, mc, deps.blocksWaitMs ?? 10_000);
       const txs = await readTransactions(store, [mc.block, ...mc.shardBlocks]);
@@ -230,10 +236,12 @@ function blockFilter(blocks: readonly BlockRef[], prefix: string): { where: stri
   const wcs = blocks.map((b) => b.workchain);
   const shards = blocks.map((b) => BigInt(`0x${b.shard}`).toString());
   const seqnos = blocks.map((b) => b.seqno);
+  // Shards travel as decimal text: an Array(UInt64) parameter does not take the client's quoted 64-bit values.
+  const shardList = 'arrayMap(x -> toUInt64(x), {shards:Array(String)})';
   return {
     where:
-      `${prefix}workchain IN {wcs:Array(Int32)} AND ${prefix}shard IN {shards:Array(UInt64)} AND ${prefix}seqno IN {seqnos:Array(UInt32)} ` +
-      `AND has(arrayZip({wcs:Array(Int32)}, {shards:Array(UInt64)}, {seqnos:Array(UInt32)}), (${prefix}workchain, ${prefix}shard, ${prefix}seqno))`,
+      `${prefix}workchain IN {wcs:Array(Int32)} AND ${prefix}shard IN (SELECT arrayJoin(${shardList})) AND ${prefix}seqno IN {seqnos:Array(UInt32)} ` +
+      `AND has(arrayZip({wcs:Array(Int32)}, ${shardList}, {seqnos:Array(UInt32)}), (${prefix}workchain, ${prefix}shard, ${prefix}seqno))`,
     params: { wcs, shards, seqnos },
   };
 }

@@ -91,6 +91,13 @@ function readRef(v: unknown, where: string): BlockRef {
   return { workchain: r.workchain!, shard: r.shard, seqno: r.seqno!, rootHash: r.rootHash, fileHash: r.fileHash };
 }
 
+/** The masterchain seqno a message names in its header, without reading its value; null when absent or unreadable. */
+export function mcBlockSeqno(msg: Pick<IncomingMessage, 'headers'>): number | null {
+  const v = msg.headers[H_MC];
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 /** The block id of a reference (source.ts shape). */
 export function blockIdOf(r: BlockRef): BlockId {
   return { workchain: r.workchain, shard: r.shard, seqno: r.seqno };
