@@ -57,3 +57,69 @@ export function loadToncoPoolInitActive(s: Slice): boolean {
   s.loadBit();
   return s.loadBit();
 }
+
+/**
+ * TONCO swaps: router → pool `POOLV3_SWAP#a7fb58f8 query_id:uint64 owner_address:MsgAddress source_wallet:MsgAddress
+ * ^[amount:Coins sqrt_price_limit_x96:uint160 min_out_amount:Coins] ^[...]`, the user's jetton payload
+ * `#a7fb58f8 target_router_jwallet:MsgAddress price_limit:uint160 min_out:Coins recipient:MsgAddress
+ * payload:(Maybe ^Cell)` (nested for multi-hop), and pool → router `ROUTERV3_PAY_TO#a1daa96d query_id:uint64
+ * receiver0:MsgAddress receiver1:MsgAddress exit_code:uint32 seqno:uint64 coinsinfo:(Maybe ^[amount0:Coins
+ * jetton0:MsgAddress amount1:Coins jetton1:MsgAddress]) ...`.
+ */
+export const TONCO_POOL_SWAP = 0xa7fb58f8;
+export const TONCO_ROUTER_PAY_TO = 0xa1daa96d;
+
+export function loadToncoPoolSwap(s: Slice): { owner: string | null; sourceWallet: string | null; amount: bigint; minOut: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const owner = loadAddr(s);
+  const sourceWallet = loadAddr(s);
+  const p = refSlice(s, s.loadRef());
+  const amount = p.loadCoins();
+  p.loadUintBig(160);
+  const minOut = p.loadCoins();
+  s.loadRef();
+  return { owner, sourceWallet, amount, minOut };
+}
+
+export interface ToncoPayTo {
+  exitCode: number;
+  amount0: bigint | null;
+  jetton0: string | null;
+  amount1: bigint | null;
+  jetton1: string | null;
+}
+
+export function loadToncoPayTo(s: Slice): ToncoPayTo {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  loadAddr(s);
+  loadAddr(s);
+  const exitCode = s.loadUint(32);
+  s.loadUintBig(64);
+  const c = s.loadMaybeRef();
+  if (c < 0) return { exitCode, amount0: null, jetton0: null, amount1: null, jetton1: null };
+  const r = refSlice(s, c);
+  return { exitCode, amount0: r.loadCoins(), jetton0: loadAddr(r), amount1: r.loadCoins(), jetton1: loadAddr(r) };
+}
+
+/** Target router wallets and minimum outputs of a swap payload, outermost first. */
+export function toncoSwapTargets(s: Slice): [string | null, bigint][] {
+  const out: [string | null, bigint][] = [];
+  let cur: Slice | null = s;
+  for (let guard = 0; cur !== null && guard < 16; guard++) {
+    cur.loadUint(32);
+    const target = loadAddr(cur);
+    cur.loadUintBig(160);
+    const minOut = cur.loadCoins();
+    loadAddr(cur);
+    const p = cur.loadMaybeRef();
+    if (target !== null) out.push([target, minOut]);
+    cur = null;
+    if (p >= 0) {
+      const inner = refSlice(s, p);
+      if (inner.remainingBits >= 32 && inner.preloadUint(32) === TONCO_POOL_SWAP) cur = inner;
+    }
+  }
+  return out;
+}
