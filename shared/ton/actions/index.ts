@@ -11,6 +11,7 @@ import { stakingFamily } from './staking.js';
 import { dedustLiquidityFamily } from './dedust-liquidity.js';
 import { ethenaFamily } from './ethena.js';
 import { toncoFamily } from './tonco.js';
+import { coffeeFamily } from './coffee.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -20,7 +21,7 @@ export type { Trace } from './trace.js';
 export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily, coffeeFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {

@@ -1,0 +1,218 @@
+import {
+  COFFEE_CREATE_VAULT,
+  COFFEE_DEPLOY,
+  COFFEE_MEV_HOLD_FUNDS,
+  COFFEE_SERVICE_FEE,
+  COFFEE_STAKING_CLAIM_REWARDS,
+  COFFEE_STAKING_DEPOSIT,
+  COFFEE_STAKING_WITHDRAW,
+  loadCoffeeClaimRewards,
+  loadCoffeeCreateVault,
+  loadCoffeeWithdraw2,
+  loadCoffeeWithdraw3,
+} from '../bodies/Coffee.js';
+import { bodySlice } from '../bodies/cell.js';
+import { Block } from './block.js';
+import { CallContractBlock, isCall } from './basic.js';
+import type { Family } from './classify.js';
+import { JettonTransferBlock } from './jettons.js';
+import { Matcher, OpMatcher, PredicateMatcher, TypeMatcher, getLabeled, labeled } from './matcher.js';
+import { NftMintBlock } from './nft.js';
+import type { ActionRow } from './row.js';
+
+/** swap.coffee: vault creation, MEV-protector holds, staking deposits, withdrawals and reward claims. */
+
+/** The 32-bit tag of a jetton transfer's forward payload, or null. */
+function payloadOp(b: Block): number | null {
+  if (!(b instanceof JettonTransferBlock) || !b.data.forwardPayload) return null;
+  try {
+    const s = bodySlice(b.data.forwardPayload);
+    return s.remainingBits >= 32 ? s.loadUint(32) : null;
+  } catch {
+    return null;
+  }
+}
+
+class CoffeeCreateVaultMatcher extends Matcher {
+  constructor() {
+    super({
+      child: labeled('deploy', new OpMatcher(COFFEE_DEPLOY, { child: new OpMatcher(0x2c76b973, { optional: true, child: new OpMatcher(0xd1735400, { optional: true }) }) })),
+    });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_CREATE_VAULT);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const m = loadCoffeeCreateVault(block.body());
+    const deploy = getLabeled('deploy', others);
+    if (!deploy) return [];
+    const nb = new Block('coffee_create_vault', [], { sender: block.message.source, vault: deploy.message.destination, asset: m.asset, amount: BigInt(block.message.value ?? 0) });
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
+class CoffeeMevHoldFundsMatcher extends Matcher {
+  constructor() {
+    super({ parent: new PredicateMatcher(() => true, { optional: true, child: new OpMatcher(COFFEE_SERVICE_FEE) }) });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_MEV_HOLD_FUNDS) || payloadOp(b) === COFFEE_MEV_HOLD_FUNDS;
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    let d: Record<string, unknown>;
+    if (block instanceof CallContractBlock) {
+      d = { sender: block.message.source, senderWallet: null, mevContract: block.message.destination, mevWallet: null, asset: null, amount: BigInt(block.message.value ?? 0) };
+    } else if (block instanceof JettonTransferBlock) {
+      d = { sender: block.data.sender, senderWallet: block.data.senderWallet, mevContract: block.data.receiver, mevWallet: null, asset: block.data.asset, amount: block.data.amount };
+    } else return [];
+    const nb = new Block('coffee_mev_protect_hold_funds', [], d);
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
+class CoffeeStakingDepositMatcher extends Matcher {
+  constructor() {
+    super({
+      child: labeled(
+        'pool_call',
+        new OpMatcher(COFFEE_STAKING_DEPOSIT, { children: [labeled('log', new OpMatcher(COFFEE_STAKING_DEPOSIT, { optional: true })), labeled('nft_mint', new TypeMatcher('nft_mint'))] }),
+      ),
+    });
+  }
+  override testSelf(b: Block): boolean {
+    return b instanceof JettonTransferBlock;
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const t = block as JettonTransferBlock;
+    const pool = getLabeled('pool_call', others);
+    const log = getLabeled('log', others);
+    const mint = getLabeled('nft_mint', others);
+    if (!pool || !(mint instanceof NftMintBlock)) return [];
+    const nb = new Block('coffee_staking_deposit', [], {
+      source: t.data.sender,
+      userWallet: t.data.senderWallet,
+      poolWallet: t.data.receiverWallet,
+      pool: pool.message.destination,
+      value: t.data.amount,
+      itemAddress: mint.data.address,
+      itemIndex: mint.data.index,
+      asset: t.data.asset,
+    });
+    nb.mergeBlocks(log ? [t, pool, mint, log] : [t, pool, mint]);
+    return [nb];
+  }
+}
+
+class CoffeeStakingWithdrawMatcher extends Matcher {
+  constructor() {
+    const w3 = labeled('withdraw_3', new OpMatcher(COFFEE_STAKING_WITHDRAW, { children: [labeled('jetton_transfer', new TypeMatcher('jetton_transfer'))] }));
+    const w2 = labeled('withdraw_2', new OpMatcher(COFFEE_STAKING_WITHDRAW, { children: [w3, labeled('log', new OpMatcher(COFFEE_STAKING_WITHDRAW, { optional: true }))] }));
+    super({ child: w2 });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_STAKING_WITHDRAW);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const w2 = getLabeled('withdraw_2', others);
+    const w3 = getLabeled('withdraw_3', others);
+    const t = getLabeled('jetton_transfer', others);
+    if (!w2 || !w3 || !(t instanceof JettonTransferBlock)) return [];
+    const m2 = loadCoffeeWithdraw2(w2.body());
+    const m3 = loadCoffeeWithdraw3(w3.body());
+    const nb = new Block('coffee_staking_withdraw', [], {
+      source: m2.owner,
+      pool: w2.message.source,
+      asset: t.data.asset,
+      amount: m3.amount,
+      userWallet: t.data.receiverWallet,
+      poolWallet: m3.jettonWallet,
+      nftAddress: block.message.destination,
+      nftIndex: m2.nftId,
+      points: m2.points,
+    });
+    const log = getLabeled('log', others);
+    nb.mergeBlocks(log ? [block, w2, w3, t, log] : [block, w2, w3, t]);
+    return [nb];
+  }
+}
+
+class CoffeeStakingClaimMatcher extends Matcher {
+  constructor() {
+    super({ children: [labeled('jetton_transfer', new TypeMatcher('jetton_transfer')), labeled('log', new OpMatcher(COFFEE_STAKING_CLAIM_REWARDS, { optional: true }))] });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_STAKING_CLAIM_REWARDS) && b.next.length > 0;
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const m = loadCoffeeClaimRewards(block.body());
+    const t = getLabeled('jetton_transfer', others);
+    if (!(t instanceof JettonTransferBlock)) return [];
+    const nb = new Block('coffee_staking_claim_rewards', [], {
+      recipient: m.receiver,
+      pool: block.message.destination,
+      asset: t.data.asset,
+      amount: m.amount,
+      poolWallet: m.jettonWallet,
+      recipientWallet: t.data.receiverWallet,
+    });
+    const log = getLabeled('log', others);
+    nb.mergeBlocks(log ? [block, t, log] : [block, t]);
+    return [nb];
+  }
+}
+
+const fill = (f: (d: Record<string, any>, row: ActionRow) => void) => (b: Block, row: ActionRow) => f(b.data, row);
+
+export const coffeeFamily: Family = {
+  matchers: () => [
+    [680, new CoffeeCreateVaultMatcher()],
+    [710, new CoffeeMevHoldFundsMatcher()],
+    [730, new CoffeeStakingDepositMatcher()],
+    [740, new CoffeeStakingWithdrawMatcher()],
+    [750, new CoffeeStakingClaimMatcher()],
+  ],
+  fillers: [
+    ['coffee_create_vault', fill((d, r) => {
+      r.source = d.sender;
+      r.destination = d.vault;
+      r.asset = d.asset;
+      r.value = d.amount;
+    })],
+    ['coffee_mev_protect_hold_funds', fill((d, r) => {
+      r.source = d.sender;
+      r.source_secondary = d.senderWallet;
+      r.destination = d.mevContract;
+      r.destination_secondary = d.mevWallet;
+      r.asset = d.asset;
+      r.amount = d.amount;
+    })],
+    ['coffee_staking_deposit', fill((d, r) => {
+      r.source = d.source;
+      r.source_secondary = d.userWallet;
+      r.destination = d.pool;
+      r.destination_secondary = d.poolWallet;
+      r.asset = d.asset;
+      r.amount = d.value;
+      r.coffee_staking_deposit_data = { minted_item_address: d.itemAddress, minted_item_index: d.itemIndex };
+    })],
+    ['coffee_staking_withdraw', fill((d, r) => {
+      r.source = d.source;
+      r.source_secondary = d.userWallet;
+      r.destination = d.pool;
+      r.destination_secondary = d.poolWallet;
+      r.asset = d.asset;
+      r.amount = d.amount;
+      r.coffee_staking_withdraw_data = { nft_address: d.nftAddress, nft_index: d.nftIndex, points: d.points };
+    })],
+    ['coffee_staking_claim_rewards', fill((d, r) => {
+      r.source = d.pool;
+      r.source_secondary = d.poolWallet;
+      r.destination = d.recipient;
+      r.destination_secondary = d.recipientWallet;
+      r.asset = d.asset;
+      r.amount = d.amount;
+    })],
+  ],
+};

@@ -1,0 +1,62 @@
+import type { Slice } from '../boc/slice.js';
+import { rawAddress } from '../records/format.js';
+import { loadAddr, refSlice } from './cell.js';
+
+/**
+ * swap.coffee messages (swap.coffee TL-B): `Asset` is `native$00`, `jetton$01 chain:uint8 hash:uint256` or
+ * `extra$10 id:uint32` (not an address: unsupported); `create_vault#c0ffee06 query_id:uint64 asset:Asset`,
+ * `deploy#c0ffee22`, the MEV protector's `hold_funds#6bc79e7e` and `service_fee#c0ffeea0`; staking:
+ * `deposit#f9471134` (pool → NFT collection, and its log), `claim_rewards#b30c7310 query_id:uint64
+ * jetton_wallet:MsgAddressInt jetton_amount:Coins receiver:MsgAddressInt ...`, and the withdrawal chain `#cb03bfaf`:
+ * step 2 `query_id:uint64 nft_id:uint64 owner:MsgAddress points:Coins ^[...]`, step 3 `query_id:uint64
+ * jetton_wallet:MsgAddress jetton_amount:Coins owner:MsgAddress`.
+ */
+export const COFFEE_CREATE_VAULT = 0xc0ffee06;
+export const COFFEE_DEPLOY = 0xc0ffee22;
+export const COFFEE_MEV_HOLD_FUNDS = 0x6bc79e7e;
+export const COFFEE_SERVICE_FEE = 0xc0ffeea0;
+export const COFFEE_STAKING_DEPOSIT = 0xf9471134;
+export const COFFEE_STAKING_CLAIM_REWARDS = 0xb30c7310;
+export const COFFEE_STAKING_WITHDRAW = 0xcb03bfaf;
+
+/** A swap.coffee asset: null for TON, the jetton master otherwise. */
+export function loadCoffeeAsset(s: Slice): string | null {
+  const tag = s.loadUint(2);
+  if (tag === 0) return null;
+  if (tag === 1) {
+    const chain = s.loadUint(8);
+    return rawAddress(chain, s.loadBytes(32));
+  }
+  throw new Error(`unsupported swap.coffee asset tag ${tag}`);
+}
+
+export function loadCoffeeCreateVault(s: Slice): { asset: string | null } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { asset: loadCoffeeAsset(s) };
+}
+
+export function loadCoffeeClaimRewards(s: Slice): { jettonWallet: string | null; amount: bigint; receiver: string | null } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { jettonWallet: loadAddr(s), amount: s.loadCoins(), receiver: loadAddr(s) };
+}
+
+export function loadCoffeeWithdraw2(s: Slice): { nftId: bigint; owner: string | null; points: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const nftId = s.loadUintBig(64);
+  const owner = loadAddr(s);
+  const points = s.loadCoins();
+  refSlice(s, s.loadRef());
+  return { nftId, owner, points };
+}
+
+export function loadCoffeeWithdraw3(s: Slice): { jettonWallet: string | null; amount: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const jettonWallet = loadAddr(s);
+  const amount = s.loadCoins();
+  loadAddr(s);
+  return { jettonWallet, amount };
+}
