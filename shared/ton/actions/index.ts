@@ -19,6 +19,7 @@ export { rowToJson } from './row.js';
 export type { InterfaceRepository, AccountInterfaces } from './interfaces.js';
 export type { Trace } from './trace.js';
 export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
+export { ACTION_TYPE_SHORTCUTS, actionsForClient, expandActionTypes } from './versioning.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
 export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily, coffeeFamily];
