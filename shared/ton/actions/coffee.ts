@@ -10,13 +10,23 @@ import {
   loadCoffeeCreateVault,
   loadCoffeeWithdraw2,
   loadCoffeeWithdraw3,
+  COFFEE_NOTIFICATION,
+  COFFEE_PAYOUT,
+  COFFEE_PAYOUT_INTERNAL,
+  COFFEE_SWAP_INTERNAL,
+  COFFEE_SWAP_NATIVE,
+  COFFEE_SWAP_SUCCESSFUL_EVENT,
+  loadCoffeePayoutInternal,
+  loadCoffeeSwapEvent,
+  loadCoffeeSwapNativeAmount,
 } from '../bodies/Coffee.js';
+import { type DexTransfer, JettonSwapBlock, type PeerSwap } from './swaps.js';
 import { bodySlice } from '../bodies/cell.js';
 import { Block } from './block.js';
 import { CallContractBlock, isCall } from './basic.js';
 import type { Family } from './classify.js';
 import { JettonTransferBlock } from './jettons.js';
-import { Matcher, OpMatcher, PredicateMatcher, TypeMatcher, getLabeled, labeled } from './matcher.js';
+import { Matcher, OpMatcher, OrMatcher, PredicateMatcher, RecursiveMatcher, TypeMatcher, findCall, findCalls, getLabeled, labeled } from './matcher.js';
 import { NftMintBlock } from './nft.js';
 import type { ActionRow } from './row.js';
 
@@ -163,10 +173,81 @@ class CoffeeStakingClaimMatcher extends Matcher {
   }
 }
 
+/** A swap routed by swap.coffee: its pool hops with their success logs, then the payout. */
+class CoffeeSwapMatcher extends Matcher {
+  constructor() {
+    const inT = labeled('in_transfer', new OrMatcher([new TypeMatcher('jetton_transfer'), new OpMatcher(COFFEE_SWAP_NATIVE)]));
+    const outT = labeled('out_transfer', new OrMatcher([new TypeMatcher('jetton_transfer'), new OpMatcher(COFFEE_PAYOUT), new OpMatcher(COFFEE_NOTIFICATION)]));
+    const payout = labeled('payout', new OpMatcher(COFFEE_PAYOUT_INTERNAL, { child: outT }));
+    const hop = new OpMatcher(COFFEE_SWAP_INTERNAL, { child: new OpMatcher(COFFEE_SWAP_SUCCESSFUL_EVENT) });
+    const chain = new RecursiveMatcher(hop, payout, true);
+    super({ parent: inT, children: [new OpMatcher(COFFEE_SWAP_SUCCESSFUL_EVENT), new OrMatcher([chain, payout])] });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_SWAP_INTERNAL);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const inT = getLabeled('in_transfer', others);
+    const payout = getLabeled('payout', others);
+    const outT = getLabeled('out_transfer', others);
+    if (!inT || !payout || !outT) return [];
+    const hops = [...new Set([...findCalls(others, COFFEE_SWAP_INTERNAL), block])].sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
+    let ok = true;
+    const peers: PeerSwap[] = [];
+    for (const h of hops) {
+      const ev = findCall(h.next, COFFEE_SWAP_SUCCESSFUL_EVENT);
+      if (!ev) {
+        ok = false;
+        continue;
+      }
+      const e = loadCoffeeSwapEvent(ev.body());
+      peers.push({ assetIn: e.input, amountIn: e.inputAmount, assetOut: null, amountOut: e.outputAmount });
+    }
+    if (peers.length === 0) return [];
+    let sender: string | null = null;
+    let incoming: DexTransfer | null = null;
+    if (inT instanceof JettonTransferBlock) {
+      const d = inT.data;
+      sender = d.sender;
+      incoming = { asset: d.asset, amount: d.amount, source: d.sender, sourceJettonWallet: d.senderWallet, destination: d.receiver, destinationJettonWallet: d.receiverWallet };
+    } else if (isCall(inT, COFFEE_SWAP_NATIVE)) {
+      sender = inT.message.source;
+      incoming = { asset: null, amount: loadCoffeeSwapNativeAmount(inT.body()), source: sender, sourceJettonWallet: null, destination: inT.message.destination, destinationJettonWallet: null };
+    }
+    let outgoing: DexTransfer | null = null;
+    if (outT instanceof JettonTransferBlock) {
+      const d = outT.data;
+      outgoing = { asset: d.asset, amount: d.amount, source: d.sender, sourceJettonWallet: d.senderWallet, destination: d.receiver, destinationJettonWallet: d.receiverWallet };
+    } else if (isCall(outT, COFFEE_PAYOUT)) {
+      const p = loadCoffeePayoutInternal(payout.body());
+      outgoing = { asset: null, amount: p.amount, source: payout.message.source, sourceJettonWallet: null, destination: p.recipient, destinationJettonWallet: null };
+    } else if (isCall(outT, COFFEE_NOTIFICATION)) {
+      const m = outT.message;
+      outgoing = { asset: null, amount: BigInt(m.value ?? 0), source: m.source, sourceJettonWallet: null, destination: m.destination, destinationJettonWallet: null };
+    }
+    for (let i = 0; i + 1 < peers.length; i++) peers[i]!.assetOut = peers[i + 1]!.assetIn;
+    if (outgoing) peers[peers.length - 1]!.assetOut = outgoing.asset;
+    const empty: DexTransfer = { asset: null, amount: null, source: null, sourceJettonWallet: null, destination: null, destinationJettonWallet: null };
+    const nb = new JettonSwapBlock({
+      dex: 'coffee',
+      sender,
+      sourceAsset: incoming?.asset ?? null,
+      destinationAsset: outgoing?.asset ?? null,
+      incoming: incoming ?? empty,
+      outgoing: outgoing ?? empty,
+      peerSwaps: peers.length > 1 ? peers : [],
+    });
+    nb.mergeBlocks([block, ...others]);
+    nb.failed = !ok;
+    return [nb];
+  }
+}
+
 const fill = (f: (d: Record<string, any>, row: ActionRow) => void) => (b: Block, row: ActionRow) => f(b.data, row);
 
 export const coffeeFamily: Family = {
   matchers: () => [
+    [660, new CoffeeSwapMatcher()],
     [680, new CoffeeCreateVaultMatcher()],
     [710, new CoffeeMevHoldFundsMatcher()],
     [730, new CoffeeStakingDepositMatcher()],

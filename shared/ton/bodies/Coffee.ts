@@ -60,3 +60,35 @@ export function loadCoffeeWithdraw3(s: Slice): { jettonWallet: string | null; am
   loadAddr(s);
   return { jettonWallet, amount };
 }
+
+/**
+ * swap.coffee swaps: `swap_native#c0ffee00 query_id:uint64 amount:Coins ...` (TON in), a jetton in with payload
+ * `swap_jetton#c0ffee10`, pool hops `swap_internal#c0ffee20`, each logging `swap_successful_event#c0ffee30
+ * query_id:uint64 input:Asset input_amount:Coins output_amount:Coins ...`, then `payout_internal#c0ffee21
+ * query_id:uint64 recipient:MsgAddress amount:Coins ...` → the vault's `payout#c0ffee32` (TON), a jetton transfer,
+ * or a `notification#c0ffee36`.
+ */
+export const COFFEE_SWAP_NATIVE = 0xc0ffee00;
+export const COFFEE_SWAP_INTERNAL = 0xc0ffee20;
+export const COFFEE_SWAP_SUCCESSFUL_EVENT = 0xc0ffee30;
+export const COFFEE_PAYOUT_INTERNAL = 0xc0ffee21;
+export const COFFEE_PAYOUT = 0xc0ffee32;
+export const COFFEE_NOTIFICATION = 0xc0ffee36;
+
+export function loadCoffeeSwapNativeAmount(s: Slice): bigint {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return s.loadCoins();
+}
+
+export function loadCoffeeSwapEvent(s: Slice): { input: string | null; inputAmount: bigint; outputAmount: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { input: loadCoffeeAsset(s), inputAmount: s.loadCoins(), outputAmount: s.loadCoins() };
+}
+
+export function loadCoffeePayoutInternal(s: Slice): { recipient: string | null; amount: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { recipient: loadAddr(s), amount: s.loadCoins() };
+}
