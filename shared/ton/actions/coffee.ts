@@ -19,7 +19,17 @@ import {
   loadCoffeePayoutInternal,
   loadCoffeeSwapEvent,
   loadCoffeeSwapNativeAmount,
+  COFFEE_CREATE_DEPOSITORY_REQUEST,
+  COFFEE_DEPOSIT_LIQUIDITY_INTERNAL,
+  COFFEE_DEPOSIT_LIQUIDITY_NATIVE,
+  COFFEE_DEPOSIT_SUCCESSFUL_EVENT,
+  COFFEE_WITHDRAWAL_EVENT,
+  loadCoffeeDepositoryRequest,
+  loadCoffeeLiquidityEvent,
 } from '../bodies/Coffee.js';
+import { JETTON_INTERNAL_TRANSFER, loadJettonInternalTransfer } from '../bodies/JettonInternalTransfer.js';
+import { EXCESSES } from './matcher.js';
+import { depositData } from './dedust-liquidity.js';
 import { type DexTransfer, JettonSwapBlock, type PeerSwap } from './swaps.js';
 import { bodySlice } from '../bodies/cell.js';
 import { Block } from './block.js';
@@ -243,11 +253,122 @@ class CoffeeSwapMatcher extends Matcher {
   }
 }
 
+const outTransfer = (): Matcher => new OrMatcher([new TypeMatcher('jetton_transfer'), new OpMatcher(COFFEE_PAYOUT), new OpMatcher(COFFEE_NOTIFICATION)]);
+const TON = 'TON';
+
+/** A deposit into a swap.coffee pool: the vault's request creating the depository, then the pool's result. */
+class CoffeeDepositLiquidityMatcher extends Matcher {
+  constructor() {
+    const payout = labeled('payout', new OpMatcher(COFFEE_PAYOUT_INTERNAL, { optional: true, child: labeled('out_transfer', outTransfer()) }));
+    const lp = labeled('lp_transfer', new OpMatcher(JETTON_INTERNAL_TRANSFER, { child: new OpMatcher(EXCESSES, { optional: true }) }));
+    const success = labeled('success_event', new OpMatcher(COFFEE_DEPOSIT_SUCCESSFUL_EVENT));
+    const internal = labeled('deposit_internal', new OpMatcher(COFFEE_DEPOSIT_LIQUIDITY_INTERNAL, { optional: true, children: [lp, success, payout] }));
+    const deploy = labeled('deploy', new OpMatcher(COFFEE_DEPLOY, { child: internal }));
+    super({ parent: labeled('in_transfer', new OrMatcher([new OpMatcher(COFFEE_DEPOSIT_LIQUIDITY_NATIVE), new TypeMatcher('jetton_transfer')])), child: deploy });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_CREATE_DEPOSITORY_REQUEST);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const inT = getLabeled('in_transfer', others);
+    if (!inT) return [];
+    let inWallet: string | null = null;
+    let inAsset: string = TON;
+    if (inT instanceof JettonTransferBlock) {
+      inWallet = inT.data.senderWallet;
+      inAsset = inT.data.asset ?? TON;
+    }
+    const req = loadCoffeeDepositoryRequest(block.body());
+    const first = req.first ?? TON;
+    const second = req.second ?? TON;
+    const d: Record<string, unknown> = { dex: 'coffee', sender: req.sender, asset1: null, amount1: null, wallet1: null, asset2: null, amount2: null, wallet2: null, targetAmount1: null, targetAmount2: null };
+    if (inAsset === first) Object.assign(d, { amount1: req.amount, asset1: inAsset, wallet1: inWallet, targetAsset1: first, targetAsset2: second });
+    else if (inAsset === second) Object.assign(d, { amount2: req.amount, asset2: inAsset, wallet2: inWallet, targetAsset1: second, targetAsset2: first });
+    else return [];
+    const deploy = getLabeled('deploy', others);
+    if (!deploy) return [];
+    let lpTokens: bigint | null = null;
+    let pool: string | null = null;
+    const success = getLabeled('success_event', others);
+    if (success) {
+      lpTokens = loadCoffeeLiquidityEvent(success.body()).lpAmount;
+      pool = success.message.source;
+    }
+    const lp = getLabeled('lp_transfer', others);
+    if (lp && (lpTokens === null || pool === null)) {
+      lpTokens = loadJettonInternalTransfer(lp.body()).amount;
+      pool = lp.message.source;
+    }
+    const excessBlock = getLabeled('out_transfer', others);
+    let excesses: [string, bigint][] = [];
+    if (excessBlock instanceof JettonTransferBlock) excesses = [[excessBlock.data.asset ?? TON, excessBlock.data.amount]];
+    else if (excessBlock instanceof CallContractBlock) excesses = [[TON, BigInt(excessBlock.message.value ?? 0)]];
+    Object.assign(d, { pool, depositContract: deploy.message.destination, lpTokens, vaultExcesses: excesses });
+    const nb = new Block('coffee_deposit_liquidity', [], d);
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
+/** LP tokens burnt at a swap.coffee pool, paid out as two payouts and logged by the pool. */
+class CoffeeWithdrawLiquidityMatcher extends Matcher {
+  constructor() {
+    const payout = (): Matcher => new OpMatcher(COFFEE_PAYOUT_INTERNAL, { child: outTransfer() });
+    super({ children: [labeled('payout_1', payout()), labeled('payout_2', payout()), labeled('success_event', new OpMatcher(COFFEE_WITHDRAWAL_EVENT))] });
+  }
+  override testSelf(b: Block): boolean {
+    return b.type === 'jetton_burn';
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const ev = getLabeled('success_event', others);
+    if (!ev) return [];
+    const e = loadCoffeeLiquidityEvent(ev.body());
+    const pool = ev.message.source;
+    const side = (p: Block | null): { asset: string | null; dexWallet: string | null; dexJettonWallet: string | null; wallet: string | null } => {
+      const r = { asset: null as string | null, dexWallet: pool, dexJettonWallet: null as string | null, wallet: null as string | null };
+      if (!p) return r;
+      r.dexWallet = p.message.source;
+      for (const n of p.next) {
+        if (n instanceof JettonTransferBlock) {
+          r.asset = n.data.asset;
+          r.dexJettonWallet = n.data.senderWallet;
+          r.wallet = n.data.receiverWallet;
+          break;
+        }
+        if (isCall(n, COFFEE_PAYOUT)) {
+          r.wallet = n.message.destination;
+          break;
+        }
+      }
+      return r;
+    };
+    const s1 = side(getLabeled('payout_1', others));
+    const s2 = side(getLabeled('payout_2', others));
+    const nb = new Block('dex_withdraw_liquidity', [], {
+      dex: 'coffee',
+      sender: block.data.owner,
+      senderWallet: block.data.jettonWallet,
+      pool,
+      asset: block.data.asset,
+      lpTokensBurnt: block.data.amount,
+      isRefund: false,
+      amount1: e.amount1,
+      amount2: e.amount2,
+      side1: s1,
+      side2: s2,
+    });
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
 const fill = (f: (d: Record<string, any>, row: ActionRow) => void) => (b: Block, row: ActionRow) => f(b.data, row);
 
 export const coffeeFamily: Family = {
   matchers: () => [
     [660, new CoffeeSwapMatcher()],
+    [650, new CoffeeDepositLiquidityMatcher()],
+    [670, new CoffeeWithdrawLiquidityMatcher()],
     [680, new CoffeeCreateVaultMatcher()],
     [710, new CoffeeMevHoldFundsMatcher()],
     [730, new CoffeeStakingDepositMatcher()],
@@ -255,6 +376,34 @@ export const coffeeFamily: Family = {
     [750, new CoffeeStakingClaimMatcher()],
   ],
   fillers: [
+    ['coffee_deposit_liquidity', fill((d, r) => {
+      r.type = 'dex_deposit_liquidity';
+      r.source = d.sender;
+      r.destination = d.pool;
+      r.destination_secondary = d.depositContract;
+      r.dex_deposit_liquidity_data = depositData(d, true);
+    })],
+    ['dex_withdraw_liquidity', fill((d, r) => {
+      r.source = d.sender;
+      r.source_secondary = d.senderWallet;
+      r.destination = d.pool;
+      r.asset = d.asset;
+      r.dex_withdraw_liquidity_data = {
+        dex: d.dex,
+        amount1: d.amount1,
+        amount2: d.amount2,
+        asset1_out: d.side1.asset,
+        asset2_out: d.side2.asset,
+        user_jetton_wallet_1: d.side1.wallet,
+        user_jetton_wallet_2: d.side2.wallet,
+        dex_jetton_wallet_1: d.side1.dexJettonWallet,
+        dex_wallet_1: d.side1.dexWallet,
+        dex_wallet_2: d.side2.dexWallet,
+        dex_jetton_wallet_2: d.side2.dexJettonWallet,
+        is_refund: d.isRefund,
+        lp_tokens_burnt: d.lpTokensBurnt,
+      };
+    })],
     ['coffee_create_vault', fill((d, r) => {
       r.source = d.sender;
       r.destination = d.vault;

@@ -92,3 +92,34 @@ export function loadCoffeePayoutInternal(s: Slice): { recipient: string | null; 
   s.loadUintBig(64);
   return { recipient: loadAddr(s), amount: s.loadCoins() };
 }
+
+/**
+ * swap.coffee liquidity: `create_liquidity_depository_request#c0ffee27 query_id:uint64 amount:Coins ^params
+ * ^[first:Asset second:Asset amm:uint3 ...] sender:MsgAddress ...` (vault → depository), `deposit_liquidity_internal
+ * #c0ffee29`, `deposit_liquidity_successful_event#c0ffee33 query_id:uint64 amount1:Coins amount2:Coins
+ * lp_amount:Coins ...`, `liquidity_withdrawal_event#c0ffee35 query_id:uint64 amount1:Coins amount2:Coins ...`,
+ * and `deposit_liquidity_native#c0ffee04` (TON in).
+ */
+export const COFFEE_DEPOSIT_LIQUIDITY_NATIVE = 0xc0ffee04;
+export const COFFEE_CREATE_DEPOSITORY_REQUEST = 0xc0ffee27;
+export const COFFEE_DEPOSIT_LIQUIDITY_INTERNAL = 0xc0ffee29;
+export const COFFEE_DEPOSIT_SUCCESSFUL_EVENT = 0xc0ffee33;
+export const COFFEE_WITHDRAWAL_EVENT = 0xc0ffee35;
+
+export function loadCoffeeDepositoryRequest(s: Slice): { amount: bigint; first: string | null; second: string | null; sender: string | null } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const amount = s.loadCoins();
+  s.loadRef();
+  const p = refSlice(s, s.loadRef());
+  const first = loadCoffeeAsset(p);
+  const second = loadCoffeeAsset(p);
+  return { amount, first, second, sender: loadAddr(s) };
+}
+
+/** The three Coins after op and query_id (deposit success: amount1 amount2 lp_amount; withdrawal: the same). */
+export function loadCoffeeLiquidityEvent(s: Slice): { amount1: bigint; amount2: bigint; lpAmount: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { amount1: s.loadCoins(), amount2: s.loadCoins(), lpAmount: s.loadCoins() };
+}
