@@ -26,6 +26,10 @@ import {
   COFFEE_WITHDRAWAL_EVENT,
   loadCoffeeDepositoryRequest,
   loadCoffeeLiquidityEvent,
+  COFFEE_CREATE_POOL_CREATOR_REQUEST,
+  COFFEE_CREATE_POOL_EXTRA,
+  COFFEE_CREATE_POOL_NATIVE,
+  loadCoffeeCreatePool,
 } from '../bodies/Coffee.js';
 import { JETTON_INTERNAL_TRANSFER, loadJettonInternalTransfer } from '../bodies/JettonInternalTransfer.js';
 import { EXCESSES } from './matcher.js';
@@ -362,6 +366,38 @@ class CoffeeWithdrawLiquidityMatcher extends Matcher {
   }
 }
 
+/** The first step of creating a pool: an asset sent to the vault, which deploys a pool creator. */
+class CoffeeCreatePoolCreatorMatcher extends Matcher {
+  constructor() {
+    super({
+      parent: labeled('in_transfer', new OrMatcher([new TypeMatcher('jetton_transfer'), new OpMatcher(COFFEE_CREATE_POOL_NATIVE), new OpMatcher(COFFEE_CREATE_POOL_EXTRA)])),
+      child: labeled('deploy', new OpMatcher(COFFEE_DEPLOY)),
+    });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_CREATE_POOL_CREATOR_REQUEST);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const inT = getLabeled('in_transfer', others);
+    let d: Record<string, unknown>;
+    let p;
+    if (inT instanceof JettonTransferBlock) {
+      if (!inT.data.forwardPayload) return [];
+      p = loadCoffeeCreatePool(bodySlice(inT.data.forwardPayload));
+      d = { sender: inT.data.sender, senderWallet: inT.data.senderWallet, asset: inT.data.asset, amount: inT.data.amount };
+    } else if (inT && isCall(inT, COFFEE_CREATE_POOL_NATIVE)) {
+      p = loadCoffeeCreatePool(inT.body());
+      d = { sender: inT.message.source, senderWallet: null, asset: null, amount: p.amount };
+    } else return [];
+    const deploy = getLabeled('deploy', others);
+    if (!deploy) return [];
+    Object.assign(d, { creator: deploy.message.destination, recipient: p.recipient, first: p.first, second: p.second });
+    const nb = new Block('coffee_create_pool_creator', [], d);
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
 const fill = (f: (d: Record<string, any>, row: ActionRow) => void) => (b: Block, row: ActionRow) => f(b.data, row);
 
 export const coffeeFamily: Family = {
@@ -370,6 +406,7 @@ export const coffeeFamily: Family = {
     [650, new CoffeeDepositLiquidityMatcher()],
     [670, new CoffeeWithdrawLiquidityMatcher()],
     [680, new CoffeeCreateVaultMatcher()],
+    [690, new CoffeeCreatePoolCreatorMatcher()],
     [710, new CoffeeMevHoldFundsMatcher()],
     [730, new CoffeeStakingDepositMatcher()],
     [740, new CoffeeStakingWithdrawMatcher()],
@@ -403,6 +440,16 @@ export const coffeeFamily: Family = {
         is_refund: d.isRefund,
         lp_tokens_burnt: d.lpTokensBurnt,
       };
+    })],
+    ['coffee_create_pool_creator', fill((d, r) => {
+      r.source = d.sender;
+      r.source_secondary = d.senderWallet;
+      r.destination = d.recipient;
+      r.destination_secondary = d.creator;
+      r.asset = d.asset;
+      r.asset2 = d.first;
+      r.asset2_secondary = d.second;
+      r.amount = d.amount;
     })],
     ['coffee_create_vault', fill((d, r) => {
       r.source = d.sender;

@@ -123,3 +123,36 @@ export function loadCoffeeLiquidityEvent(s: Slice): { amount1: bigint; amount2: 
   s.loadUintBig(64);
   return { amount1: s.loadCoins(), amount2: s.loadCoins(), lpAmount: s.loadCoins() };
 }
+
+/**
+ * swap.coffee pool creation: `create_pool_native#c0ffee02 query_id:uint64 amount:Coins params:PoolParams
+ * creation_params:PoolCreationParams`, the jetton payload `create_pool_jetton#c0ffee11 params creation_params`,
+ * vault → creator `create_pool_creator_request#c0ffee23`; `PoolParams` = `first:Asset second:Asset amm:uint3
+ * amm_settings:(Maybe ^Cell)`, `PoolCreationParams` starts with `recipient:MsgAddressInt`.
+ */
+export const COFFEE_CREATE_POOL_NATIVE = 0xc0ffee02;
+export const COFFEE_CREATE_POOL_JETTON = 0xc0ffee11;
+export const COFFEE_CREATE_POOL_EXTRA = 0xc0ffee03;
+export const COFFEE_CREATE_POOL_CREATOR_REQUEST = 0xc0ffee23;
+
+export interface CoffeePoolCreation {
+  amount: bigint | null;
+  first: string | null;
+  second: string | null;
+  recipient: string | null;
+}
+
+/** A create_pool_native body or a create_pool_jetton payload. */
+export function loadCoffeeCreatePool(s: Slice): CoffeePoolCreation {
+  const op = s.loadUint(32);
+  let amount: bigint | null = null;
+  if (op === COFFEE_CREATE_POOL_NATIVE) {
+    s.loadUintBig(64);
+    amount = s.loadCoins();
+  } else if (op !== COFFEE_CREATE_POOL_JETTON) throw new Error('not a swap.coffee pool creation');
+  const first = loadCoffeeAsset(s);
+  const second = loadCoffeeAsset(s);
+  s.loadUint(3);
+  s.loadMaybeRef();
+  return { amount, first, second, recipient: loadAddr(s) };
+}
