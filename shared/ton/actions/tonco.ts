@@ -9,6 +9,12 @@ import {
   loadToncoPoolInitActive,
   loadToncoPoolSwap,
   toncoSwapTargets,
+  TONCO_POOL_BURN,
+  TONCO_POOL_START_BURN,
+  TONCO_POSITION_BURN,
+  loadToncoPoolBurnIndex,
+  loadToncoPositionBurnOwner,
+  loadToncoStartBurn,
 } from '../bodies/ToncoPool.js';
 import { JETTON_NOTIFY } from '../bodies/JettonNotify.js';
 import { JETTON_TRANSFER } from '../bodies/JettonTransfer.js';
@@ -191,6 +197,99 @@ class ToncoSwapMatcher extends Matcher {
   }
 }
 
+/** The router's own wTTON wallet: a payout from it is TON. */
+const ROUTER_WTTON_WALLET = '0:871DA9215B14902166F0EA2A16DB56278D528108377F8158C5F4CCFDFDD22E17';
+
+interface Payout {
+  amount: bigint | null;
+  asset: string | null;
+  dexWallet: string | null;
+  dexJettonWallet: string | null;
+  wallet: string | null;
+}
+
+/** Liquidity removed from a TONCO position: start_burn → position NFT burn → pool burn → router payouts. */
+class ToncoWithdrawLiquidityMatcher extends Matcher {
+  constructor(private readonly repo: InterfaceRepository) {
+    const output = (): Matcher => new TypeMatcher('jetton_transfer', { optional: true, child: new OpMatcher(PTON_TON_TRANSFER, { optional: true }) });
+    const payouts = new OpMatcher(TONCO_ROUTER_PAY_TO, { children: [labeled('payout_1', output()), labeled('payout_2', output())] });
+    super({ child: new OpMatcher(TONCO_POSITION_BURN, { child: new OpMatcher(TONCO_POOL_BURN, { child: payouts }) }) });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, TONCO_POOL_START_BURN);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const extra: Block[] = [];
+    const start = loadToncoStartBurn(block.body());
+    let burnedIndex = start.burnedIndex;
+    const pool = block.message.destination;
+    const positionBurn = findCall(block.next, TONCO_POSITION_BURN);
+    if (!positionBurn) return [];
+    const sender = loadToncoPositionBurnOwner(positionBurn.body());
+    const nftAddress = positionBurn.message.destination;
+    const poolBurn = findCall(positionBurn.next, TONCO_POOL_BURN);
+    if (!poolBurn) return [];
+    try {
+      const idx = loadToncoPoolBurnIndex(poolBurn.body());
+      if (idx) burnedIndex = idx;
+    } catch {
+      // Keep the start_burn index.
+    }
+    const payTo = findCall(poolBurn.next, TONCO_ROUTER_PAY_TO);
+    if (!payTo) return [];
+    const m = loadToncoPayTo(payTo.body());
+    const router = [
+      { amount: m.amount0 ?? 0n, wallet: m.jetton0, receiver: m.receiver0 },
+      { amount: m.amount1 ?? 0n, wallet: m.jetton1, receiver: m.receiver1 },
+    ];
+    for (const r of router) {
+      if (r.wallet === null) throw new Error('pay_to without a jetton wallet');
+      if (r.wallet === ROUTER_WTTON_WALLET) r.wallet = null;
+    }
+    let processed: Payout[] = [];
+    const actual = [getLabeled('payout_1', others), getLabeled('payout_2', others)];
+    actual.forEach((p, i) => {
+      if (p instanceof JettonTransferBlock) {
+        const pton = findCall(p.next, PTON_TON_TRANSFER);
+        let amount: bigint;
+        let asset: string | null;
+        if (pton) {
+          amount = loadPTonTransfer(pton.body()).tonAmount;
+          asset = null;
+          extra.push(pton);
+        } else {
+          amount = p.data.amount;
+          asset = p.data.asset;
+        }
+        processed.push({ amount, asset, dexWallet: p.data.sender, dexJettonWallet: p.data.senderWallet, wallet: p.data.receiverWallet });
+      } else {
+        const r = router[i]!;
+        let asset: string | null = null;
+        const w = jettonWallet(this.repo, r.wallet);
+        if (w !== null && !PTON_MASTERS.has(w.jetton)) asset = w.jetton;
+        processed.push({ amount: r.amount, asset, dexWallet: payTo.message.source, dexJettonWallet: r.wallet, wallet: r.receiver });
+      }
+    });
+    if (processed[0]!.dexJettonWallet !== router[0]!.wallet) processed = processed.reverse();
+    const nb = new Block('tonco_withdraw_liquidity', [], {
+      sender,
+      pool,
+      burnedIndex,
+      nftAddress,
+      liquidity: start.liquidity,
+      tickLower: start.tickLower,
+      tickUpper: start.tickUpper,
+      p1: processed[0] ?? null,
+      p2: processed[1] ?? null,
+    });
+    const include = [block, ...others, ...extra];
+    for (const c of [positionBurn, poolBurn, payTo]) if (!include.includes(c)) include.push(c);
+    nb.mergeBlocks([...new Set(include)]);
+    nb.failed = m.exitCode !== 0 && m.exitCode !== 201;
+    return [nb];
+  }
+}
+
 /** TONCO: pool deployment (router create_pool → pool init). */
 class ToncoDeployPoolMatcher extends Matcher {
   constructor() {
@@ -221,8 +320,38 @@ export const toncoFamily: Family = {
   matchers: (repo) => [
     [220, new ToncoSwapMatcher(repo)],
     [630, new ToncoDeployPoolMatcher()],
+    [640, new ToncoWithdrawLiquidityMatcher(repo)],
   ],
   fillers: [
+    [
+      'tonco_withdraw_liquidity',
+      (b, row) => {
+        const d = b.data;
+        row.type = 'dex_withdraw_liquidity';
+        row.source = d.sender;
+        row.source_secondary = null;
+        row.destination = d.pool;
+        row.asset = null;
+        row.dex_withdraw_liquidity_data = {
+          dex: 'tonco',
+          amount1: d.p1?.amount ?? null,
+          amount2: d.p2?.amount ?? null,
+          asset1_out: d.p1?.asset ?? null,
+          asset2_out: d.p2?.asset ?? null,
+          user_jetton_wallet_1: d.p1?.wallet ?? null,
+          user_jetton_wallet_2: d.p2?.wallet ?? null,
+          dex_jetton_wallet_1: d.p1?.dexJettonWallet ?? null,
+          dex_wallet_1: d.p1?.dexWallet ?? null,
+          dex_wallet_2: d.p2?.dexWallet ?? null,
+          dex_jetton_wallet_2: d.p2?.dexJettonWallet ?? null,
+          lp_tokens_burnt: d.liquidity,
+          burned_nft_index: d.burnedIndex,
+          burned_nft_address: d.nftAddress,
+          tick_lower: d.tickLower,
+          tick_upper: d.tickUpper,
+        };
+      },
+    ],
     [
       'tonco_deploy_pool',
       (b, row) => {

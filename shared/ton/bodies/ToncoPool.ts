@@ -83,6 +83,8 @@ export function loadToncoPoolSwap(s: Slice): { owner: string | null; sourceWalle
 }
 
 export interface ToncoPayTo {
+  receiver0: string | null;
+  receiver1: string | null;
   exitCode: number;
   amount0: bigint | null;
   jetton0: string | null;
@@ -93,14 +95,14 @@ export interface ToncoPayTo {
 export function loadToncoPayTo(s: Slice): ToncoPayTo {
   s.loadUint(32);
   s.loadUintBig(64);
-  loadAddr(s);
-  loadAddr(s);
+  const receiver0 = loadAddr(s);
+  const receiver1 = loadAddr(s);
   const exitCode = s.loadUint(32);
   s.loadUintBig(64);
   const c = s.loadMaybeRef();
-  if (c < 0) return { exitCode, amount0: null, jetton0: null, amount1: null, jetton1: null };
+  if (c < 0) return { receiver0, receiver1, exitCode, amount0: null, jetton0: null, amount1: null, jetton1: null };
   const r = refSlice(s, c);
-  return { exitCode, amount0: r.loadCoins(), jetton0: loadAddr(r), amount1: r.loadCoins(), jetton1: loadAddr(r) };
+  return { receiver0, receiver1, exitCode, amount0: r.loadCoins(), jetton0: loadAddr(r), amount1: r.loadCoins(), jetton1: loadAddr(r) };
 }
 
 /** Target router wallets and minimum outputs of a swap payload, outermost first. */
@@ -122,4 +124,33 @@ export function toncoSwapTargets(s: Slice): [string | null, bigint][] {
     }
   }
   return out;
+}
+
+/**
+ * TONCO liquidity removal: pool `POOLV3_START_BURN#530b5f2c query_id:uint64 burned_index:uint64
+ * liquidity_to_burn:uint128 tick_lower:int24 tick_upper:int24`, position NFT `POSITIONNFTV3_POSITION_BURN#46ca335a
+ * query_id:uint64 nft_owner:MsgAddress ...`, pool `POOLV3_BURN#d73ac09d query_id:uint64 recipient:MsgAddress
+ * burned_index:uint64 ...`, then the router's pay_to.
+ */
+export const TONCO_POOL_START_BURN = 0x530b5f2c;
+export const TONCO_POSITION_BURN = 0x46ca335a;
+export const TONCO_POOL_BURN = 0xd73ac09d;
+
+export function loadToncoStartBurn(s: Slice): { burnedIndex: bigint; liquidity: bigint; tickLower: number; tickUpper: number } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { burnedIndex: s.loadUintBig(64), liquidity: s.loadUintBig(128), tickLower: s.loadInt(24), tickUpper: s.loadInt(24) };
+}
+
+export function loadToncoPositionBurnOwner(s: Slice): string | null {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return loadAddr(s);
+}
+
+export function loadToncoPoolBurnIndex(s: Slice): bigint {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  loadAddr(s);
+  return s.loadUintBig(64);
 }
