@@ -12,7 +12,6 @@ import { createClassifier, parseCorpusTrace } from './index.js';
 const corpus = path.join(fixturesDir, 'action-corpus');
 
 const NOT_PORTED_LZ = 'LayerZero is not ported yet (README.md)';
-const NOT_PORTED_TONCO_DEPOSIT = 'TONCO deposit liquidity is not ported yet (README.md)';
 export const KNOWN_FAILING: Record<string, string> = {
   'layerzero.yaml: LayerZero send msg to tron': NOT_PORTED_LZ,
   'layerzero.yaml: LayerZero send some test msg from ton to ton lol': NOT_PORTED_LZ,
@@ -20,8 +19,6 @@ export const KNOWN_FAILING: Record<string, string> = {
   'layerzero.yaml: LayerZero commit packet from eth to ton': NOT_PORTED_LZ,
   'layerzero.yaml: LayerZero dvn verify': NOT_PORTED_LZ,
   'layerzero.yaml: LayerZero receive': NOT_PORTED_LZ,
-  'tonco.yaml: Tonco deposit liquidity one side TON (strange case)': NOT_PORTED_TONCO_DEPOSIT,
-  'tonco.yaml: Tonco deposit liquidity two sides jetton': NOT_PORTED_TONCO_DEPOSIT,
 };
 
 describeFixtures('action classifier on TON Center test cases', () => {

@@ -15,7 +15,14 @@ import {
   loadToncoPoolBurnIndex,
   loadToncoPositionBurnOwner,
   loadToncoStartBurn,
+  TONCO_ACCOUNT_ADD_LIQUIDITY,
+  TONCO_POOL_FUND_ACCOUNT,
+  TONCO_POOL_MINT_AND_REFUND,
+  loadToncoAddLiquidity,
+  loadToncoFundPayloadOtherWallet,
+  loadToncoPositionInit,
 } from '../bodies/ToncoPool.js';
+import { loadJettonNotify } from '../bodies/JettonNotify.js';
 import { JETTON_NOTIFY } from '../bodies/JettonNotify.js';
 import { JETTON_TRANSFER } from '../bodies/JettonTransfer.js';
 import { PTON_TON_TRANSFER, loadPTonTransfer } from '../bodies/StonfiV2Swap.js';
@@ -197,6 +204,92 @@ class ToncoSwapMatcher extends Matcher {
   }
 }
 
+/** A deposit into a TONCO position: the user's transfer funds the account contract, which adds the liquidity. */
+class ToncoDepositLiquidityMatcher extends Matcher {
+  constructor(private readonly repo: InterfaceRepository) {
+    const tonInput = labeled('ton_input', new OpMatcher(JETTON_NOTIFY, { parent: labeled('ton_input_addition', new OpMatcher(PTON_TON_TRANSFER)) }));
+    const jettonInput = labeled('jetton_input', new TypeMatcher('jetton_transfer'));
+    const output = (): Matcher => new TypeMatcher('jetton_transfer', { optional: true, child: new OpMatcher(PTON_TON_TRANSFER, { optional: true }) });
+    const refund = labeled('refund_router_call', new OpMatcher(TONCO_ROUTER_PAY_TO, { optional: true, children: [labeled('excess_transfer_0', output()), labeled('excess_transfer_1', output())] }));
+    const mintAndRefund = new OpMatcher(TONCO_POOL_MINT_AND_REFUND, {
+      optional: true,
+      children: [refund, labeled('nft_mint', new TypeMatcher('nft_mint')), new OpMatcher(EXCESSES, { optional: true })],
+    });
+    super({ parent: new OpMatcher(TONCO_POOL_FUND_ACCOUNT, { parent: new OrMatcher([tonInput, jettonInput]) }), child: mintAndRefund });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, TONCO_ACCOUNT_ADD_LIQUIDITY);
+  }
+  private assetOf(wallet: string | null): string | null | undefined {
+    const w = jettonWallet(this.repo, wallet);
+    if (w === null) return undefined;
+    return PTON_MASTERS.has(w.jetton) ? null : w.jetton;
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const extra: Block[] = [];
+    const add = loadToncoAddLiquidity(block.body());
+    const firstDeposited = add.newAmount0 > 0n;
+    let lpTokens: bigint | null = null;
+    let nftIndex: bigint | null = null;
+    let nftAddress: string | null = null;
+    const init = getLabeled('nft_mint', others);
+    if (init) {
+      const p = loadToncoPositionInit(init.body());
+      lpTokens = p.liquidity;
+      nftIndex = p.nftIndex;
+      nftAddress = init.message.destination;
+    }
+    const input = getLabeled('ton_input', others) ?? getLabeled('jetton_input', others);
+    if (!input) return [];
+    const notify = input.type === 'jetton_transfer' ? findCall(input.children, JETTON_NOTIFY) : isCall(input, JETTON_NOTIFY) ? input : null;
+    const addition = getLabeled('ton_input_addition', others);
+    if (addition) extra.push(addition);
+    if (!notify) return [];
+    let sent: bigint;
+    let sender: string | null;
+    let other: string | null;
+    try {
+      const n = loadJettonNotify(notify.body());
+      sent = n.amount;
+      sender = n.sender;
+      if (!n.forwardPayload || n.forwardPayload.remainingBits < 32 || n.forwardPayload.preloadUint(32) !== TONCO_POOL_FUND_ACCOUNT) return [];
+      other = loadToncoFundPayloadOtherWallet(n.forwardPayload);
+    } catch {
+      return [];
+    }
+    const senderWallet = input instanceof JettonTransferBlock ? input.data.senderWallet : null;
+    const firstA = this.assetOf(notify.message.source);
+    const first = firstA === undefined ? null : firstA;
+    const second = this.assetOf(other) ?? null;
+    const d: Record<string, unknown> = firstDeposited
+      ? { amount1: sent, asset1: first, amount2: null, asset2: second, wallet1: senderWallet, wallet2: null }
+      : { amount1: null, asset1: second, amount2: sent, asset2: first, wallet1: null, wallet2: senderWallet };
+    const excesses: [string | null, bigint][] = [];
+    for (const label of ['excess_transfer_0', 'excess_transfer_1']) {
+      const e = getLabeled(label, others);
+      if (!(e instanceof JettonTransferBlock)) continue;
+      const pton = findCall(e.next, PTON_TON_TRANSFER);
+      excesses.push(pton ? [null, loadPTonTransfer(pton.body()).tonAmount] : [e.data.asset, e.data.amount]);
+    }
+    const nb = new Block('tonco_deposit_liquidity', [], {
+      ...d,
+      sender,
+      pool: block.message.source,
+      account: block.message.destination,
+      position1: add.newEnough0,
+      position2: add.newEnough1,
+      lpTokens,
+      tickLower: add.tickLower,
+      tickUpper: add.tickUpper,
+      nftIndex,
+      nftAddress,
+      excesses,
+    });
+    nb.mergeBlocks([block, ...others, ...extra]);
+    return [nb];
+  }
+}
+
 /** The router's own wTTON wallet: a payout from it is TON. */
 const ROUTER_WTTON_WALLET = '0:871DA9215B14902166F0EA2A16DB56278D528108377F8158C5F4CCFDFDD22E17';
 
@@ -319,10 +412,43 @@ class ToncoDeployPoolMatcher extends Matcher {
 export const toncoFamily: Family = {
   matchers: (repo) => [
     [220, new ToncoSwapMatcher(repo)],
+    [620, new ToncoDepositLiquidityMatcher(repo)],
     [630, new ToncoDeployPoolMatcher()],
     [640, new ToncoWithdrawLiquidityMatcher(repo)],
   ],
   fillers: [
+    [
+      'tonco_deposit_liquidity',
+      (b, row) => {
+        const d = b.data;
+        row.type = 'dex_deposit_liquidity';
+        row.source = d.sender;
+        row.source_secondary = d.wallet1 ?? d.wallet2 ?? null;
+        row.destination = d.pool;
+        row.destination_secondary = d.account;
+        const actual: [bigint, string | null][] = [];
+        for (const [amt, asset] of [[d.amount1, d.asset1], [d.amount2, d.asset2]] as [bigint | null, string | null][]) if (amt !== null) actual.push([amt, asset]);
+        row.dex_deposit_liquidity_data = {
+          dex: 'tonco',
+          amount1: actual[0]?.[0] ?? null,
+          amount2: actual[1]?.[0] ?? null,
+          asset1: actual[0]?.[1] ?? null,
+          asset2: actual[1]?.[1] ?? null,
+          user_jetton_wallet_1: d.wallet1,
+          user_jetton_wallet_2: d.wallet2,
+          lp_tokens_minted: d.lpTokens,
+          tick_lower: d.tickLower,
+          tick_upper: d.tickUpper,
+          nft_index: d.nftIndex,
+          nft_address: d.nftAddress,
+          target_amount_1: d.position1,
+          target_amount_2: d.position2,
+          target_asset_1: d.asset1,
+          target_asset_2: d.asset2,
+          vault_excesses: (d.excesses as [string | null, bigint][]).map(([asset, amount]) => ({ asset, amount })),
+        };
+      },
+    ],
     [
       'tonco_withdraw_liquidity',
       (b, row) => {

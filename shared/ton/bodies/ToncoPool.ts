@@ -154,3 +154,45 @@ export function loadToncoPoolBurnIndex(s: Slice): bigint {
   loadAddr(s);
   return s.loadUintBig(64);
 }
+
+/**
+ * TONCO liquidity provision: user → router jetton (or pTON) transfer whose payload is `POOLV3_FUND_ACCOUNT#4468de77
+ * other_jetton_wallet:MsgAddress amount0:Coins amount1:Coins ...`; pool → account `POOLV3_FUND_ACCOUNT`, account →
+ * pool `ACCOUNTV3_ADD_LIQUIDITY#3ebe5431 query_id:uint64 new_amount0:Coins new_amount1:Coins new_enough0:Coins
+ * new_enough1:Coins liquidity:uint128 tick_lower:int24 tick_upper:int24`, pool `POOLV3_MINT_AND_REFUND#81702ef8`,
+ * and the position NFT's `POSITIONNFTV3_POSITION_INIT#d5ecca2a query_id:uint64 user_address:MsgAddress
+ * liquidity:uint128 tick_lower:int24 tick_upper:int24 ^[fee_growth0:uint256 fee_growth1:uint256 nft_index:uint64 ...]`.
+ */
+export const TONCO_POOL_FUND_ACCOUNT = 0x4468de77;
+export const TONCO_ACCOUNT_ADD_LIQUIDITY = 0x3ebe5431;
+export const TONCO_POOL_MINT_AND_REFUND = 0x81702ef8;
+
+export function loadToncoAddLiquidity(s: Slice): { newAmount0: bigint; newAmount1: bigint; newEnough0: bigint; newEnough1: bigint; tickLower: number; tickUpper: number } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const newAmount0 = s.loadCoins();
+  const newAmount1 = s.loadCoins();
+  const newEnough0 = s.loadCoins();
+  const newEnough1 = s.loadCoins();
+  s.loadUintBig(128);
+  return { newAmount0, newAmount1, newEnough0, newEnough1, tickLower: s.loadInt(24), tickUpper: s.loadInt(24) };
+}
+
+export function loadToncoPositionInit(s: Slice): { liquidity: bigint; nftIndex: bigint } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  loadAddr(s);
+  const liquidity = s.loadUintBig(128);
+  s.loadInt(24);
+  s.loadInt(24);
+  const f = refSlice(s, s.loadRef());
+  f.loadUintBig(256);
+  f.loadUintBig(256);
+  return { liquidity, nftIndex: f.loadUintBig(64) };
+}
+
+/** The other jetton's router wallet named by a fund-account payload. */
+export function loadToncoFundPayloadOtherWallet(s: Slice): string | null {
+  s.loadUint(32);
+  return loadAddr(s);
+}
