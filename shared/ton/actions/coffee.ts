@@ -30,6 +30,8 @@ import {
   COFFEE_CREATE_POOL_EXTRA,
   COFFEE_CREATE_POOL_NATIVE,
   loadCoffeeCreatePool,
+  COFFEE_CREATE_POOL_REQUEST,
+  loadCoffeeCreatePoolRequest,
 } from '../bodies/Coffee.js';
 import { JETTON_INTERNAL_TRANSFER, loadJettonInternalTransfer } from '../bodies/JettonInternalTransfer.js';
 import { EXCESSES } from './matcher.js';
@@ -398,6 +400,64 @@ class CoffeeCreatePoolCreatorMatcher extends Matcher {
   }
 }
 
+/** The second step: the vault, holding both assets, deploys the pool, which mints the first LP tokens. */
+class CoffeeCreatePoolMatcher extends Matcher {
+  constructor() {
+    const lp = labeled('lp_transfer', new OpMatcher(JETTON_INTERNAL_TRANSFER, { child: new OpMatcher(EXCESSES, { optional: true }) }));
+    const deploy = labeled(
+      'pool_deploy',
+      new OpMatcher(COFFEE_DEPLOY, {
+        children: [lp, labeled('success_event', new OpMatcher(COFFEE_DEPOSIT_SUCCESSFUL_EVENT)), new OpMatcher(COFFEE_NOTIFICATION, { optional: true, child: new OpMatcher(0xb216d31f, { optional: true }) })],
+      }),
+    );
+    super({ child: labeled('pool_request', new OpMatcher(COFFEE_CREATE_POOL_REQUEST, { child: deploy })) });
+  }
+  override testSelf(b: Block): boolean {
+    return b.type === 'coffee_create_pool_creator';
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const c = block.data;
+    const req = getLabeled('pool_request', others);
+    if (!req) return [];
+    const r = loadCoffeeCreatePoolRequest(req.body());
+    let [amount1, amount2] = [r.amount1, r.amount2];
+    let [initiator1, initiator2] = [c.sender as string | null, r.initiator];
+    const deploy = getLabeled('pool_deploy', others);
+    if (!deploy) return [];
+    const success = getLabeled('success_event', others);
+    if (!success) return [];
+    const lpTokens = loadCoffeeLiquidityEvent(success.body()).lpAmount;
+    let asset1: string | null = c.asset;
+    let asset2: string | null;
+    if (asset1 === c.first) asset2 = c.second;
+    else if (asset1 === c.second) {
+      asset2 = c.first;
+      [amount1, amount2] = [amount2, amount1];
+      [initiator1, initiator2] = [initiator2, initiator1];
+    } else {
+      asset1 = c.first;
+      asset2 = c.second;
+    }
+    const nb = new Block('coffee_create_pool', [], {
+      source: c.sender,
+      sourceWallet: c.senderWallet,
+      providedAsset: c.asset,
+      amount: c.amount,
+      initiator1,
+      initiator2,
+      pool: deploy.message.destination,
+      asset1,
+      asset2,
+      amount1,
+      amount2,
+      lpTokens,
+      creator: c.creator,
+    });
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
 const fill = (f: (d: Record<string, any>, row: ActionRow) => void) => (b: Block, row: ActionRow) => f(b.data, row);
 
 export const coffeeFamily: Family = {
@@ -407,6 +467,7 @@ export const coffeeFamily: Family = {
     [670, new CoffeeWithdrawLiquidityMatcher()],
     [680, new CoffeeCreateVaultMatcher()],
     [690, new CoffeeCreatePoolCreatorMatcher()],
+    [700, new CoffeeCreatePoolMatcher()],
     [710, new CoffeeMevHoldFundsMatcher()],
     [730, new CoffeeStakingDepositMatcher()],
     [740, new CoffeeStakingWithdrawMatcher()],
@@ -450,6 +511,23 @@ export const coffeeFamily: Family = {
       r.asset2 = d.first;
       r.asset2_secondary = d.second;
       r.amount = d.amount;
+    })],
+    ['coffee_create_pool', fill((d, r) => {
+      r.source = d.source;
+      r.source_secondary = d.sourceWallet;
+      r.amount = d.amount;
+      r.asset = d.asset1;
+      r.asset2 = d.asset2;
+      r.destination = d.pool;
+      r.destination_secondary = d.creator;
+      r.coffee_create_pool_data = {
+        amount_1: d.amount1,
+        amount_2: d.amount2,
+        initiator_1: d.initiator1,
+        initiator_2: d.initiator2,
+        provided_asset: d.providedAsset,
+        lp_tokens_minted: d.lpTokens,
+      };
     })],
     ['coffee_create_vault', fill((d, r) => {
       r.source = d.sender;

@@ -156,3 +156,16 @@ export function loadCoffeeCreatePool(s: Slice): CoffeePoolCreation {
   s.loadMaybeRef();
   return { amount, first, second, recipient: loadAddr(s) };
 }
+
+/**
+ * The second step of creating a swap.coffee pool: creator → vault `create_pool_request#c0ffee25 query_id:uint64
+ * amount1:Coins amount2:Coins tx_initiator:MsgAddressInt ^PoolCreationParams ^proof`, then the pool's deploy
+ * `#c0ffee22`, its LP mint and `deposit_liquidity_successful_event#c0ffee33`.
+ */
+export const COFFEE_CREATE_POOL_REQUEST = 0xc0ffee25;
+
+export function loadCoffeeCreatePoolRequest(s: Slice): { amount1: bigint; amount2: bigint; initiator: string | null } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  return { amount1: s.loadCoins(), amount2: s.loadCoins(), initiator: loadAddr(s) };
+}
