@@ -244,7 +244,7 @@ function combine(first: Record<string, any>, fin: Record<string, any>): Record<s
   return result;
 }
 
-function depositData(d: Record<string, any>, withExcesses: boolean): Record<string, unknown> {
+export function depositData(d: Record<string, any>, withExcesses: boolean): Record<string, unknown> {
   const out1: Record<string, unknown> = {
     dex: d.dex,
     asset1: out(d.asset1),

@@ -10,6 +10,11 @@ import { vestingFamily } from './vesting.js';
 import { stakingFamily } from './staking.js';
 import { dedustLiquidityFamily } from './dedust-liquidity.js';
 import { ethenaFamily } from './ethena.js';
+import { toncoFamily } from './tonco.js';
+import { coffeeFamily } from './coffee.js';
+import { electionsFamily } from './elections.js';
+import { subscriptionsFamily } from './subscriptions.js';
+import { dnsFamily } from './dns.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -17,9 +22,10 @@ export { rowToJson } from './row.js';
 export type { InterfaceRepository, AccountInterfaces } from './interfaces.js';
 export type { Trace } from './trace.js';
 export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
+export { ACTION_TYPE_SHORTCUTS, actionsForClient, expandActionTypes } from './versioning.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily, coffeeFamily, electionsFamily, subscriptionsFamily, dnsFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {
