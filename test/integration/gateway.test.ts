@@ -119,7 +119,7 @@ function gatewaySuite(opts: { clickhouseUrl?: string; pointReads?: boolean } = {
       { pointReads: opts.pointReads ?? false },
       opts.clickhouseUrl ? { clickhouseUrl: opts.clickhouseUrl } : { dataDir: chdbDir() },
     );
-  }, 180_000);
+  });
   afterAll(async () => {
     await fx?.close();
   });

@@ -27,6 +27,7 @@ import { type ServedBlock, blockKey, loadFixtureBlocks, scaffoldMcBlock } from '
 import { BASE_MC_FIXTURE, type ChainA, type ChainB, MC_A, MC_B, R1_FIXTURE, R1_ROOT, R2_FIXTURE, R2_ROOT, buildChainA, buildChainB } from '../helpers/liteserver/chain.js';
 import { LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { TL, TlReader, TlWriter } from '../helpers/liteserver/tl.js';
+import { patience } from '../helpers/patience.js';
 
 /*
  * The liteserver source against loopback liteservers that speak the real protocol: ton-lite-client (the client the
@@ -51,7 +52,7 @@ async function settledWithin<T>(p: Promise<T>, ms: number): Promise<T | typeof P
 }
 
 async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + patience(ms);
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
