@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Cell } from '@ton/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeFixtures, fixturePath, readFixture, repoRoot } from './helpers/fixtures.js';
+import { patience } from './helpers/patience.js';
 
 /*
  * `tonflow decode-block FILE` end to end, as a child process: stdout carries exactly one JSON document on success;
@@ -13,7 +14,7 @@ import { describeFixtures, fixturePath, readFixture, repoRoot } from './helpers/
  */
 
 const CLI = path.join(repoRoot, 'dist', 'services', 'tonflow.js');
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = patience(30_000);
 
 let tmp = '';
 
@@ -24,11 +25,11 @@ beforeAll(() => {
     [path.join(repoRoot, 'dist', 'bench', 'cli.js'), 'bench/tsconfig.json'],
   ] as const) {
     if (existsSync(entry)) continue;
-    const r = spawnSync('npx', ['tsc', '-p', project], { cwd: repoRoot, encoding: 'utf8', timeout: 110_000 });
+    const r = spawnSync('npx', ['tsc', '-p', project], { cwd: repoRoot, encoding: 'utf8', timeout: patience(110_000) });
     if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
   }
   tmp = mkdtempSync(path.join(os.tmpdir(), 'tonflow-cli-'));
-}, 240_000);
+});
 
 afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -164,7 +165,7 @@ describeFixtures('tonflow bench decode --json', () => {
     const r = spawnSync(process.execPath, [CLI, 'bench', 'decode', '--json', '--seconds', '0.3', '--results', results], {
       cwd: repoRoot,
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: patience(120_000),
     });
     expect(r.status, r.stderr).toBe(0);
     const last = r.stdout.trim().split('\n').at(-1)!;
@@ -178,5 +179,5 @@ describeFixtures('tonflow bench decode --json', () => {
     const md = readFileSync(results, 'utf8');
     expect(md).toContain('<!-- bench:decode -->');
     expect(md).toContain(`${j.baseline_tx_per_s}`);
-  }, 130_000);
+  });
 });

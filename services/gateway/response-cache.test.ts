@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/helpers/bus-contract.js';
 import { type CachedResponse, createResponseCache, responseCacheKey } from './response-cache.js';
 
 const answer = (body: string): CachedResponse => ({ body: Buffer.from(body), contentType: 'application/json; charset=utf-8', headers: {} });
@@ -12,7 +13,8 @@ describe('response cache', () => {
     cache.set('k', answer('1'), v);
     expect(cache.get('k')?.body.toString()).toBe('1');
     version = 'b';
-    await new Promise((r) => setTimeout(r, 80));
+    // The next check (every 20 ms) sees the move.
+    await waitFor(() => cache.version() !== v, 80, 'the version move seen');
     expect(cache.get('k')).toBeUndefined();
     // An answer computed before the move is not kept after it.
     cache.set('k', answer('old'), v);
@@ -35,12 +37,12 @@ describe('response cache', () => {
     await cache.start();
     cache.set('k', answer('1'), cache.version()!);
     fail = true;
-    await new Promise((r) => setTimeout(r, 80));
+    await waitFor(() => cache.version() === null, 80, 'the failed read seen');
     expect(errors.length).toBeGreaterThan(0);
     expect(cache.version()).toBeNull();
     expect(cache.get('k')).toBeUndefined();
     fail = false;
-    await new Promise((r) => setTimeout(r, 80));
+    await waitFor(() => cache.version() !== null, 80, 'the version readable again');
     // Back: the old answer is gone (the store may have changed meanwhile), new ones are kept.
     expect(cache.get('k')).toBeUndefined();
     cache.set('k', answer('2'), cache.version()!);

@@ -93,7 +93,8 @@ describe('createOpsServer over real HTTP', () => {
     );
     const started = performance.now();
     await server.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Below Node's 5 s keep-alive timeout, which would otherwise be what ends the held connection.
+    expect(performance.now() - started).toBeLessThan(4_000);
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
     agent.destroy();
     await server.close(); // closing twice is harmless

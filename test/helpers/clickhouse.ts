@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './fixtures.js';
 import { describeWith } from './requires.js';
+import { patience } from './patience.js';
 
 /**
  * Server-mode tests run against a real ClickHouse server whose HTTP URL is in `TONFLOW_TEST_CLICKHOUSE_URL`
@@ -74,7 +75,7 @@ export async function startPrivateClickHouse(): Promise<PrivateClickHouse> {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     proc.stderr?.on('data', (d: Buffer) => log.push(d.toString('utf8')));
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + patience(60_000);
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`private ClickHouse exited during startup: ${log.join('').slice(-2000)}`);
       try {
@@ -83,7 +84,7 @@ export async function startPrivateClickHouse(): Promise<PrivateClickHouse> {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`private ClickHouse did not answer on ${url} within 60 s`);
+      if (Date.now() > deadline) throw new Error(`private ClickHouse did not answer on ${url} within ${patience(60)} s`);
       await new Promise((r) => setTimeout(r, 200));
     }
   };

@@ -248,7 +248,7 @@ export function describeGatewaySuites(family: string, body: (suite: GatewaySuite
         { pointReads: opts.pointReads ?? false },
         opts.clickhouseUrl ? { clickhouseUrl: opts.clickhouseUrl } : { dataDir: chdbDir() },
       );
-    }, 180_000);
+    });
     afterAll(async () => {
       await fx?.close();
     });

@@ -9,6 +9,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { createKafkaBus, type KafkaBusLogger, type KafkaBusOptions } from '../../shared/bus/kafka.js';
 import { repoRoot } from './fixtures.js';
 import { describeWith } from './requires.js';
+import { patience } from './patience.js';
 
 /**
  * Kafka integration tests run against a real broker whose address is in `KAFKA_BROKERS` (`.ci/run` starts one;
@@ -177,7 +178,7 @@ export async function startPrivateBroker(): Promise<PrivateBroker> {
         } catch {
           // already gone
         }
-      }, 20_000);
+      }, patience(20_000));
       await exited;
       clearTimeout(timer);
     };
@@ -233,7 +234,7 @@ function readyLine(child: ChildProcess): Promise<string> {
 
 /** Resolves once something accepts on 127.0.0.1:`port` (kafka.sh's own readiness test). */
 async function waitForPort(port: number, timeoutMs: number, proc: ChildProcess, dir: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + patience(timeoutMs);
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const s = connect({ host: '127.0.0.1', port });

@@ -14,12 +14,12 @@ describeKafka('kafka bus across a broker restart', () => {
 
   beforeAll(async () => {
     broker = await startPrivateBroker();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await bus?.close();
     await broker?.stop();
-  }, 60_000);
+  });
 
   it('keeps consuming and producing after the broker restarts, losing nothing', async () => {
     const logger = createTestLogger();
@@ -74,5 +74,5 @@ describeKafka('kafka bus across a broker restart', () => {
 
     await c.consumer.stop();
     await expect(c.done).resolves.toBeUndefined();
-  }, 90_000);
+  });
 });

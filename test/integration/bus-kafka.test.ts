@@ -6,6 +6,7 @@ import { MessageTooLargeError, translateKafkaError } from '../../shared/bus/erro
 import { NonRetryableError, RetryableError, UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import { busContract, collect, waitFor } from '../helpers/bus-contract.js';
 import { committedOffsets, createTestKafkaBus, describeKafka, uniqueGroup, uniqueTopic, withAdmin } from '../helpers/kafka.js';
+import { patience } from '../helpers/patience.js';
 
 describeKafka('kafka bus', (brokers) => {
   busContract({
@@ -74,7 +75,7 @@ describeKafka('kafka bus', (brokers) => {
     release();
     await waitFor(() => c.received.length === 3, 20_000, 'the batch to complete');
     // Kafka's committed offset is the next one to read.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + patience(10_000);
     let offsets = await committedOffsets(brokers, groupId, topic);
     while (offsets.get(0) !== '3' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));

@@ -76,7 +76,7 @@ describe('devnet: a chain on the real TVM sealing real blocks', () => {
       const group = await source.sealNext();
       produced.push({ group, tick: lastTick!, decoded: group.blocks.map((b) => decodeBlock(b.data, { mcBlockSeqno: b.mcSeqno })) });
     }
-  }, 600_000);
+  });
 
   afterAll(async () => {
     await source?.close();
@@ -315,7 +315,7 @@ describe('devnet: a chain on the real TVM sealing real blocks', () => {
     // Wallet seqnos and queued messages carried over: the traffic keeps running after the restart.
     expect(accepted).toBeGreaterThan(20);
     expect(source.head).toBe(head + 5);
-  }, 60_000);
+  });
 });
 
 describe('devnet: a jetton transfer is a trace over several blocks', () => {
@@ -375,7 +375,7 @@ describe('devnet: a jetton transfer is a trace over several blocks', () => {
       await source.close();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describeFixtures('devnet: embedded contracts and config are the fixture files', () => {
@@ -412,5 +412,5 @@ describe('devnet export', () => {
     } finally {
       for (const d of dirs) await rm(d, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -66,7 +66,7 @@ describeFixtures('gateway: concurrent point reads share statements', () => {
         responseCacheEntries: 0,
       },
     });
-  }, 180_000);
+  });
   afterAll(async () => {
     await app?.close();
     await fx?.close();
@@ -258,7 +258,7 @@ describeFixtures('gateway: concurrent point reads share statements', () => {
       }
     }
     expect(found).toBeGreaterThan(cases.length);
-  }, 120_000);
+  });
 
   it('transactions by hash and by account, transactionsByMessage and accountStates answer as one at a time', async () => {
     const txs = fx.blocks.flatMap((b) => b.decoded.transactions);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeFixtures } from '../helpers/fixtures.js';
 import { type GatewayFixture, createGatewayFixture, get } from '../helpers/gateway.js';
+import { patience } from '../helpers/patience.js';
 
 /*
  * The whole-response cache (services/gateway/response-cache.ts) on the real app and store: a repeated read is
@@ -12,7 +13,7 @@ describeFixtures('gateway: whole-response cache over a changing store', () => {
   let fx: GatewayFixture;
   beforeAll(async () => {
     fx = await createGatewayFixture({ responseCacheEntries: 1000, responseCacheCheckMs: 50 });
-  }, 120_000);
+  });
   afterAll(async () => fx?.close());
 
   it('answers a repeated read from the cache, and reads the store again once a new block is stored', async () => {
@@ -31,7 +32,8 @@ describeFixtures('gateway: whole-response cache over a changing store', () => {
     // Another shard's block with the same seqno: the answer must grow once the cache saw the new part.
     await fx.store.insert('blocks', [{ ...b, shard: '2305843009213693952', root_hash: Buffer.alloc(32, 1).toString('base64') }]);
     let after = await get(fx.app, url);
-    for (let i = 0; i < 40 && after.body.blocks.length === n; i++) {
+    // The cache checks the store version every 500 ms (responseCacheCheckMs).
+    for (const end = Date.now() + patience(1_000); after.body.blocks.length === n && Date.now() < end; ) {
       await new Promise((r) => setTimeout(r, 25));
       after = await get(fx.app, url);
     }

@@ -112,7 +112,7 @@ describeFixtures('gateway: conformance with the published OpenAPI document', () 
     queries.set('/api/v3/transactionsByMessage', `msg_hash=${enc(linked.hash)}`);
     queries.set('/api/v3/walletInformation', `address=${wallet.account}`);
     queries.set('/api/v3/walletStates', `address=${wallet.account}&address=${elector}`);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await fx?.close();

@@ -26,6 +26,7 @@ import { decodeBlock } from '../../shared/ton/decode-block.js';
 import { waitFor } from '../helpers/bus-contract.js';
 import { describeFixtures, fixturesDir, repoRoot } from '../helpers/fixtures.js';
 import { createTestKafkaBus, createTestLogger, describeKafka, startPrivateBroker, withAdmin, type PrivateBroker } from '../helpers/kafka.js';
+import { patience } from '../helpers/patience.js';
 
 /*
  * Crash safety of the decode stage on real Kafka and chdb:
@@ -46,12 +47,12 @@ let corpusBlocks = 0;
 
 beforeAll(() => {
   if (!existsSync(CLI)) {
-    const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repoRoot, encoding: 'utf8', timeout: 110_000 });
+    const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repoRoot, encoding: 'utf8', timeout: patience(110_000) });
     if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
   }
   work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-pipeline-crash-'));
   corpusDir = path.join(work, 'corpus');
-}, 120_000);
+});
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -195,7 +196,7 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
       };
 
       // The migrate job first: distributed stages wait for the schema rather than migrating themselves.
-      const migrated = spawnSync(process.execPath, [CLI, 'migrate', '--data', dataDir], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+      const migrated = spawnSync(process.execPath, [CLI, 'migrate', '--data', dataDir], { cwd: repoRoot, env, encoding: 'utf8', timeout: patience(60_000) });
       expect(migrated.status, migrated.stderr).toBe(0);
 
       let child = start();
@@ -203,7 +204,7 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
         // Kill as soon as some but not all blocks are stored: the stage is then in the middle of the stream, most
         // likely inside a batch (batches follow each other back to back).
         let atKill = 0;
-        const deadline = Date.now() + 60_000;
+        const deadline = Date.now() + patience(60_000);
         for (;;) {
           const n = await metric(port, 'ton_indexer_decoded_blocks_total');
           if (n !== null && n > 0) {
@@ -213,7 +214,7 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
             break;
           }
           if (child.exitCode !== null) throw new Error(`indexer exited early (${child.exitCode}):\n${stderr.join('')}`);
-          if (Date.now() > deadline) throw new Error(`no block stored within 60 s:\n${stderr.join('')}`);
+          if (Date.now() > deadline) throw new Error(`no block stored within ${patience(60)} s:\n${stderr.join('')}`);
           await new Promise((r) => setTimeout(r, 10));
         }
         child.kill('SIGKILL');
@@ -226,10 +227,10 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
         // Restart: the new member waits for the killed one's session to expire, then resumes from the committed
         // offsets; the batch that was in flight is delivered again.
         child = start();
-        const until = Date.now() + 75_000;
+        const until = Date.now() + patience(75_000);
         while (!(await caughtUp(brokers, group, topics.rawBlocks)).done) {
           if (child.exitCode !== null) throw new Error(`restarted indexer exited (${child.exitCode}):\n${stderr.join('')}`);
-          if (Date.now() > until) throw new Error(`restarted indexer did not catch up within 75 s:\n${stderr.join('')}`);
+          if (Date.now() > until) throw new Error(`restarted indexer did not catch up within ${patience(75)} s:\n${stderr.join('')}`);
           await new Promise((r) => setTimeout(r, 250));
         }
         // Graceful stop: exit code 0.
@@ -246,7 +247,7 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
       } finally {
         await store.close();
       }
-    }, 150_000);
+    });
   });
 });
 
@@ -255,11 +256,11 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
 
   beforeAll(async () => {
     broker = await startPrivateBroker();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await broker?.stop();
-  }, 60_000);
+  });
 
   describeFixtures('corpus', () => {
     it('resumes by itself after the broker restarts mid-stream, losing and duplicating nothing under FINAL', async () => {
@@ -303,10 +304,10 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
         console.info(`broker restarted in ${Date.now() - t0} ms with ${stored}/${messages.length} blocks stored`);
         await sendAll(producer, topics.rawBlocks, messages.slice(half));
         // Caught up means every offset committed, which the stage does only after the store acknowledged the rows.
-        const until = Date.now() + 60_000;
+        const until = Date.now() + patience(60_000);
         while (!(await caughtUp(brokers, `${config.topicPrefix}.decode`, topics.rawBlocks)).done) {
           if (Date.now() > until) {
-            throw new Error(`the stage did not catch up within 60 s after the restart (${stored} blocks stored); the bus's last log lines:\n${kafkaLog.lines.slice(-120).join('\n')}`);
+            throw new Error(`the stage did not catch up within ${patience(60)} s after the restart (${stored} blocks stored); the bus's last log lines:\n${kafkaLog.lines.slice(-120).join('\n')}`);
           }
           await new Promise((r) => setTimeout(r, 250));
         }
@@ -319,6 +320,6 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
         await store.command(`DROP DATABASE IF EXISTS \`${store.database}\``).catch(() => {});
         await store.close();
       }
-    }, 150_000);
+    });
   });
 });

@@ -31,6 +31,7 @@ import { collect, waitFor } from '../helpers/bus-contract.js';
 import { describeFixtures, fixturePath, fixturesDir, readFixture, repoRoot } from '../helpers/fixtures.js';
 import { describeClickHouse, startPrivateClickHouse } from '../helpers/clickhouse.js';
 import { describeKafka, withAdmin } from '../helpers/kafka.js';
+import { patience } from '../helpers/patience.js';
 
 /*
  * The pipeline end to end on real components: files source → follower → bus → decode stage → ClickHouse (chdb),
@@ -616,7 +617,7 @@ describeKafka('pipeline through Kafka (real broker, chdb)', (brokers) => {
       refusing!.failing = false;
       await p.waitStored(14, 'all blocks after the recovery', 45_000);
       await expectFixtureBlocksStored(p.store);
-      await expect.poll(() => caughtUp(brokers, group, p.topics.rawBlocks), { timeout: 15_000, interval: 250 }).toBe(true);
+      await expect.poll(() => caughtUp(brokers, group, p.topics.rawBlocks), { timeout: patience(15_000), interval: 250 }).toBe(true);
     });
   });
 });
@@ -649,7 +650,7 @@ describeKafka('pipeline distributed: Kafka and a ClickHouse server (--clickhouse
         await server.start();
         await p.waitStored(14, 'all blocks after the server came back', 90_000);
         await expectFixtureBlocksStored(p.store);
-        await expect.poll(() => caughtUp(brokers, group, p.topics.rawBlocks), { timeout: 30_000, interval: 250 }).toBe(true);
+        await expect.poll(() => caughtUp(brokers, group, p.topics.rawBlocks), { timeout: patience(30_000), interval: 250 }).toBe(true);
       });
 
       it('waits out a store that is down when the follower starts, instead of exiting or skipping its checkpoint', async () => {
@@ -679,7 +680,7 @@ async function expectStoredThroughKafka(config: TonflowConfig, brokers: string[]
   await p.waitStored(14, '14 blocks through Kafka', 60_000);
   expect(p.published).toEqual({ groups: 14, blocks: 14 });
   await expectFixtureBlocksStored(p.store);
-  await expect.poll(() => caughtUp(brokers, `${config.topicPrefix}.decode`, p.topics.rawBlocks), { timeout: 15_000, interval: 250 }).toBe(true);
+  await expect.poll(() => caughtUp(brokers, `${config.topicPrefix}.decode`, p.topics.rawBlocks), { timeout: patience(15_000), interval: 250 }).toBe(true);
 }
 
 /** The pipeline's "retrying after failure" log lines, those whose `what` starts with `what` when given. */

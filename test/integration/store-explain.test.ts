@@ -318,7 +318,7 @@ function accessPathSuite(url: string | null): void {
     await migrate(store);
     fx = fixtureRows();
     for (const t of TABLES) await store.insert(t, fx.rows[t]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     if (store) {
@@ -340,7 +340,7 @@ function accessPathSuite(url: string | null): void {
       for (const sql of syntheticInserts()) await store.command(sql);
       // One part per table, so granule counts below are per table rather than per insert.
       for (const t of TABLES) await store.command(`OPTIMIZE TABLE ${t} FINAL`);
-    }, 300_000);
+    });
 
     const tx = (): V3Transaction => fx.transactions.find((t) => t.in_msg?.source && t.out_msgs.length > 0)!;
     /** A transaction whose parent (the sender of its in message) is also in the fixtures. */

@@ -626,7 +626,7 @@ describeGatewaySuites('transactions', (s) => {
         for (const app of apps) await app.close();
       }
       // 390 requests through two uncached gateways, one after another: minutes on a busy machine.
-    }, 300_000);
+    });
 
     it('transaction records and hash lookups come from transaction_documents, equal to the MergeTree tables without them', async () => {
       const app = await s.uncachedApp(true);

@@ -7,6 +7,7 @@ import { cellHash, sliceToCell } from './built.js';
 import { Boc } from './reader.js';
 import { Slice } from './slice.js';
 import { serializeBoc } from './writer.js';
+import { patience } from '../../../test/helpers/patience.js';
 
 /*
  * Seeded, deterministic mutation fuzz of the BOC reader. Every mutated input must either parse (and then hash and
@@ -16,7 +17,8 @@ import { serializeBoc } from './writer.js';
 
 const SEED = 0x70f1_0b0c;
 const ITERATIONS = 2000;
-const TIME_BUDGET_MS = 20_000;
+/** Only a hang detector: every step is bounded by the input size; generous for a slow or busy machine. */
+const TIME_BUDGET_MS = patience(20_000);
 
 /** mulberry32: small, fast, good enough to spread mutations. */
 function prng(seed: number): () => number {
@@ -345,7 +347,7 @@ describeFixtures('Boc fuzz (seeded mutations of fixture BOCs)', () => {
       const r = fuzz();
       expect(r.crashes.slice(0, 10), `${r.crashes.length} crashes; outcomes ${JSON.stringify(r.outcomes)}`).toEqual([]);
       expect(r.elapsed).toBeLessThan(TIME_BUDGET_MS);
-      expect(r.slowest, 'slowest single input (ms)').toBeLessThan(2_000);
+      expect(r.slowest, 'slowest single input (ms)').toBeLessThan(patience(2_000));
       // The fuzz must reach past the header: some mutants survive, and failures come from several checks.
       expect(r.outcomes.ok ?? 0).toBeGreaterThan(20);
       expect(r.outcomes.BOC_BAD_CELL ?? 0).toBeGreaterThan(20);
@@ -354,7 +356,6 @@ describeFixtures('Boc fuzz (seeded mutations of fixture BOCs)', () => {
         expect(r.kinds[k] ?? 0, `mutation kind ${k}`).toBeGreaterThan(100);
       }
     },
-    60_000,
   );
 
   it('mutants that both we and @ton/core read have the same root hash', () => {
@@ -363,10 +364,10 @@ describeFixtures('Boc fuzz (seeded mutations of fixture BOCs)', () => {
       r.hashDiffs.slice(0, 5),
       `${r.hashDiffs.length} hash disagreements (${r.laxer.length} mutants read by us but rejected by @ton/core, e.g. ${r.laxer.slice(0, 3).join(' ;; ')})`,
     ).toEqual([]);
-  }, 60_000);
+  });
 
   it('every BOC DecodeError met by the fuzz names a byte offset', () => {
     const r = fuzz();
     expect(r.noOffset.slice(0, 5), `${r.noOffset.length} errors without an offset`).toEqual([]);
-  }, 60_000);
+  });
 });
