@@ -242,7 +242,7 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       '/api/v2/getBlockHeader?workchain=0&shard=6917529027641081856&seqno=52111590',
       // The v2 read operations (routes/v2-read.ts).
       `/api/v2/getAddressInformation?address=${s.account}`,
-      `/api/v2/getAddressInformation?address=${s.account}&seqno=47004579`,
+      `/api/v2/getAddressInformation?address=${s.account}&seqno=49383163`,
       `/api/v2/getTransactions?address=${s.account}&limit=5`,
       `/api/v2/getTransactions?address=${s.account}&lt=${s.lt}&hash=${s.hash}&limit=5`,
       '/api/v2/getBlockTransactions?workchain=0&shard=6917529027641081856&seqno=52111590&count=5',

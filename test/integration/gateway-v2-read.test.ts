@@ -445,7 +445,12 @@ describe('v2 address utilities', () => {
       });
     }
     expect((await api(`/api/v2/packAddress?address=${RAW}`)).body).toEqual({ ok: true, result: BOUNCEABLE });
-    expect((await api(`/api/v2/unpackAddress?address=${BOUNCEABLE}`)).body).toEqual({ ok: true, result: RAW.toUpperCase() });
+    for (const form of [BOUNCEABLE, NON_BOUNCEABLE, RAW, RAW.toUpperCase()]) {
+      expect((await api(`/api/v2/unpackAddress?address=${form}`)).body).toEqual({ ok: true, result: RAW.toUpperCase() });
+    }
+    expect((await api(`/api/v2/packAddress?address=${NON_BOUNCEABLE}`)).body).toEqual({ ok: true, result: NON_BOUNCEABLE });
+    expect(await api('/api/v2/unpackAddress')).toMatchObject({ status: 422, body: { ok: false } });
+    expect(await api('/api/v2/packAddress?address=invalid')).toMatchObject({ status: 422, body: { ok: false } });
     expect(await api('/api/v2/detectAddress?address=not_an_address')).toMatchObject({ status: 422, body: { ok: false, code: 422 } });
     expect(await api('/api/v2/detectAddress?address=')).toMatchObject({ status: 422, body: { ok: false, code: 422 } });
   });

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { v2MessageData } from '../../../shared/ton/v2-message-data.js';
 import { AddressParseError, friendlyAddress, parseAddress } from '../../../shared/ton/address.js';
 import { ApiError, notFound, unprocessable } from '../errors.js';
@@ -472,7 +473,7 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
     },
   );
 
-  const blockTxs = async (req: FastifyRequest, q: import('zod').output<typeof V2BlockTransactionsQuery>) => {
+  const blockTxs = async (req: FastifyRequest, q: z.output<typeof V2BlockTransactionsQuery>) => {
     const count = q.count ?? 40;
     if (count <= 0) throw unprocessable('count should be positive');
     if (count > 10000) throw unprocessable('count should be less or equal 10000');

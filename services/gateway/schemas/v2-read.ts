@@ -11,7 +11,6 @@ import { V2BlockIdExt } from './records.js';
  */
 
 const u64 = z.string().regex(/^\d+$/);
-const i64 = z.string().regex(/^-?\d+$/);
 
 /** An address in any form, as the raw upper-case form; missing → `empty address` (the C++ handlers' text). */
 const v2Address = (description: string) =>
@@ -304,4 +303,3 @@ export const V2ConfigInfoResponse = envelope(
 /** Unused success schema of the operations that always answer an error here (their documented 200 is tonlib's). */
 export const V2Unavailable = envelope(z.object({ '@type': z.string() }), 'V2UnavailableResponse');
 
-export { i64 };
