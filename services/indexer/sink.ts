@@ -14,11 +14,15 @@ export const TABLE_ORDER = [
   'message_contents',
   'message_hash_norms',
   'account_states',
+  // Before the transactions they belong to: a transaction a reader can see has its BOC (API v2 `data`).
+  'transaction_bocs',
   'messages',
   'transactions',
   'transaction_documents',
   'transaction_hash_points',
   'latest_account_states',
+  // Before the key block's row, through which readers find it.
+  'key_block_configs',
   'shard_state',
   'blocks',
 ] as const;
