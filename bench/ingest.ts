@@ -405,6 +405,8 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
     messages: 'distinct per copy',
     blocks: 'distinct per copy',
     shard_state: 'none: the corpus has no masterchain blocks',
+    key_block_configs: 'none: the corpus has no masterchain blocks',
+    transaction_bocs: 'distinct per copy (API v2 `data`, 0017)',
     account_transactions: 'distinct per copy (filled from transactions by a materialized view, 0011)',
     account_recent_transactions: 'one state per account and part (filled from transactions by a materialized view, 0012)',
     message_contents: "external-in messages' bodies distinct per copy, the others shared by the copies (the originals' rows)",
