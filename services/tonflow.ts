@@ -2,9 +2,9 @@
 // A 64 MiB young generation: decoding allocates many short-lived records per block, and with V8's default
 // (16 MiB) they survive into the old generation and cost full collections (see bench/RESULTS.md).
 // The old generation grows to 4x what the last full collection left before the next one: the gateway's live heap is
-// ~26 MiB, and with V8's own factor a transactionsByMessage run at 500 req/s (big transactions' documents and
-// responses are large objects) took 9-27 full collections in 15-20 s, each one a core taken from the store's
-// statements; with this, none (bench/RESULTS.md, api).
+// small, and with V8's own factor a transactionsByMessage run at 500 req/s (big transactions' documents and
+// responses are large objects) took many full collections, each one a core taken from the store's statements
+// (bench/RESULTS.md, api).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -100,9 +100,7 @@ export function createWorkerDecoder(workers: number = defaultDecodeWorkers(), sc
 
   const start = (slot: Slot): Worker => {
     // A young generation of 192 MiB (V8's default is 16-64): decoding allocates short-lived records by the megabyte,
-    // and with the default each scavenge copies and promotes much of them. Interleaved `bench ingest` runs, embedded:
-    // default 7,982 / 7,374 tx/s at 207 / 230 µs CPU per tx, 192 MiB 9,518 / 9,284 at 180 / 178; 96 MiB 8,566 / 9,118
-    // against 192 MiB 10,300 / 9,701.
+    // and with the default each scavenge copies and promotes much of them (bench/RESULTS.md, design measurements).
     const w = new Worker(WORKER_URL, { workerData: { schema, rows: opts }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     // Idle workers must not keep the process alive; close() ends them.
     w.unref();

@@ -94,8 +94,7 @@ export interface StageDeps {
  * Default {@link StageDeps.flushRows} (the configuration's TONFLOW_BATCH_MAX_ROWS default too): some 28,000
  * corpus transactions with their messages and states, about 30 MB of TabSeparated. Large enough that ClickHouse gets
  * few big parts (each insert has a fixed cost, and every part is merged again later), small enough that decoding the
- * next chunk overlaps the insert of this one. Against 50,000 in alternating embedded `bench ingest` replays: 7% less
- * CPU per transaction, 0-5% more throughput (bench/RESULTS.md, ingest).
+ * next chunk overlaps the insert of this one (bench/RESULTS.md, design measurements).
  */
 export const DEFAULT_FLUSH_ROWS = 120_000;
 
@@ -278,7 +277,7 @@ export function createTableWriter(deps: { store: Store; logger: Logger; tables: 
  * Encoded parts grouped by column list: each group is one insert (one part in ClickHouse). The bodies are handed
  * to the store as they came from the workers: joining them here would allocate the batch a second time, and on the
  * stage's thread every such allocation counts toward V8's external-memory limit, whose full collections cost that
- * thread about 8 µs per transaction (bench/RESULTS.md, ingest).
+ * thread CPU on every transaction (bench/RESULTS.md, design measurements).
  */
 function byColumns(parts: EncodedRows[]): EncodedRows[][] {
   const groups = new Map<string, EncodedRows[]>();

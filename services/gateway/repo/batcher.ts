@@ -4,9 +4,8 @@ import type { Req } from './db.js';
  * Point reads of concurrent requests merged into one statement (the DataLoader pattern, without its timer).
  *
  * Why: embedded ClickHouse runs one statement at a time for the whole process, and a point read costs about the
- * same for one key as for a few dozen (a statement's fixed cost and each column's granule dominate: on 1,000,000
- * transactions, one transaction page alone 36 ms, 25 pages in one batch 156 ms; a block by seqno 6.9 ms for one,
- * 7.5 ms for 25). So a request that arrives while a read of its kind is running waits for that read, as it would
+ * same for one key as for a few dozen (a statement's fixed cost and each column's granule dominate; bench/RESULTS.md,
+ * design measurements). So a request that arrives while a read of its kind is running waits for that read, as it would
  * in the engine's queue anyway, and then shares the next statement with every request that arrived meanwhile.
  * A request that finds nothing running starts at once: a lone request waits for nothing.
  *

@@ -17,10 +17,9 @@ export interface BatchesOptions {
 
 /**
  * Keys per statement. A cap bounds how long one batch holds the store while the next fills up behind it; within it,
- * bigger batches cost less per key (1,000,000 transactions, embedded: transaction records 36 ms for 1 key, 6.3 ms
- * per key for 25, 3.3 ms per key for 100). Account states are one narrow table: TON Center's own cap of 1,000
+ * bigger batches cost less per key (bench/RESULTS.md, design measurements). Account states are one narrow table: TON Center's own cap of 1,000
  * addresses per request. An account page brings up to 1,000 records, and one that the newest lts kept per account
- * cannot answer is a UNION ALL branch of its own (~1 ms each): 25 pages.
+ * cannot answer is a UNION ALL branch of its own: 25 pages.
  */
 const MAX_KEYS = { states: 1000, transactions: 250, hashes: 250, seqnos: 250, pages: 25 } as const;
 

@@ -281,8 +281,8 @@ const JS_PAGE_ROWS = 4000;
 /**
  * The page `params.offset`, `params.limit` of the distinct rows of `ordered` (a `SELECT …` ending in its ORDER BY, whose
  * replayed rows are equal and hence adjacent). Not `SELECT DISTINCT`: DISTINCT keeps ClickHouse from stopping at the
- * LIMIT, so it read every row of the condition (all of an account's transactions: 16.7 against 5.6 ms for the busiest
- * account of a 300,000-transaction store; the newest page of all transactions: 29 against 10 ms). The rows are read
+ * LIMIT, so it read every row of the condition (all of an account's transactions; bench/RESULTS.md, design
+ * measurements). The rows are read
  * up to the page's end and deduplicated here; while replays not yet merged leave the page short, the read is repeated
  * with twice the rows. A page that would need more than {@link JS_PAGE_ROWS} rows (a deep offset, or many duplicates)
  * takes the DISTINCT statement, so that a client cannot make the gateway hold a large part of a table.
@@ -587,8 +587,8 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
  * the records of those transactions with their address book code hashes.
  */
 async function readMessageSides(db: DbCore, req: Req, hashes: readonly string[]): Promise<Map<string, MessageSide[]>> {
-  // Not DISTINCT: rows a replay wrote twice (until merged) are dropped here, at no cost to the store (DISTINCT took
-  // 6.0 instead of 4.0 ms for 10 hashes on 300,000 transactions). Fields as stored: base64 hashes, the direction's
+  // Not DISTINCT: rows a replay wrote twice (until merged) are dropped here, at no cost to the store (DISTINCT costs
+  // the store more; bench/RESULTS.md, design measurements). Fields as stored: base64 hashes, the direction's
   // name, raw addresses and numbers hold no tab or line break (Store.queryFields).
   const fields = await db.store.queryFields(
     'SELECT lookup_hash, direction, tx_account, tx_lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)} SETTINGS max_threads = 1',
@@ -862,8 +862,8 @@ async function readTransactionTables(db: DbCore, req: Req, keys: readonly string
     db,
     req,
     // Replayed message rows are identical: one per (transaction, direction, message). A read by the table's own key:
-    // without the setting ClickHouse first weighs each of the six projections against every part (requests one at a
-    // time on 1,000,000 transactions, interleaved with and without: 17.0 → 14.7 ms median).
+    // without the setting ClickHouse first weighs each of the six projections against every part (bench/RESULTS.md,
+    // design measurements).
     `SELECT * FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
      LIMIT 1 BY tx_account, tx_lt, direction, msg_hash SETTINGS optimize_use_projections = 0`,
     { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
