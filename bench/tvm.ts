@@ -156,7 +156,7 @@ export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult
 function render(r: TvmBenchResult, command: string): string {
   const rows = r.endpoints.map(
     (e) =>
-      `| ${e.name} | ${e.distinct} | ${e.requests} | ${e.rps} | ${e.p50} | ${e.p90} | ${e.p99} | ${e.max} | ${e.non2xx}/${e.errors}/${e.timeouts} | ${e.met ? 'met' : 'NOT met'} |`,
+      `| ${e.name} | ${e.distinct} | ${e.requests} | ${e.rps.toFixed(1)} | ${e.p50} | ${e.p90} | ${e.p99} | ${e.max} | ${e.non2xx}/${e.errors}/${e.timeouts} | ${e.met ? 'met' : 'NOT met'} |`,
   );
   return [
     '## TVM and v2 account reads (`bench tvm`)',
