@@ -279,7 +279,7 @@ async function startGateway(store: Store, caches: 'off' | 'on', pointReads = tru
 }
 
 /** Runs bench/load-generator.ts in a child process, so that the load never shares the gateway's event loop. */
-function runLoad(spec: LoadSpec): Promise<LoadOutput> {
+export function runLoad(spec: LoadSpec): Promise<LoadOutput> {
   const script = fileURLToPath(new URL('./load-generator.js', import.meta.url));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -29,7 +29,8 @@ const BENCH_USAGE =
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
-  '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]';
+  '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]' +
+  '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR]';
 
 /** Runs `bench <which> [options]`; `repoRoot` is the checkout whose bench/RESULTS.md and ../shared fixtures are used. */
 export async function runBench(args: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
@@ -37,6 +38,7 @@ export async function runBench(args: string[], repoRoot: string, env: NodeJS.Pro
   if (which === 'ingest') return benchIngest(opts, repoRoot, env);
   if (which === 'api') return benchApi(opts, repoRoot);
   if (which === 'devnet') return benchDevnet(opts, repoRoot);
+  if (which === 'tvm') return benchTvm(opts, repoRoot);
   if (which === 'heavy-reads') return benchHeavyReads(opts, repoRoot, env);
   if (which === 'traces') return (await import('./traces.js')).benchTracesCommand(opts, repoRoot);
   if (which !== 'decode') throw new BenchUsageError(BENCH_USAGE);
@@ -133,6 +135,36 @@ async function benchApi(opts: string[], repoRoot: string): Promise<number> {
     for (const e of result.during_writes.results) {
       process.stdout.write(`during writes, ${e.read_connections} read sessions, ${e.name}: p99 ${e.p99_ms} ms at ${e.rps} req/s\n`);
     }
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}
+
+/** `bench tvm`: runGetMethod and getAddressInformation p99 at a fixed rate on one gateway; writes bench/RESULTS.md. */
+async function benchTvm(opts: string[], repoRoot: string): Promise<number> {
+  const known = new Set(['--json', '--transactions', '--rate', '--seconds', '--connections', '--workers', '--dir']);
+  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+  const num = (name: string, def: number): number => {
+    const v = Number(flag(opts, name) ?? String(def));
+    if (!Number.isFinite(v) || v <= 0) throw new BenchUsageError(`${name} must be a positive number`);
+    return v;
+  };
+  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
+  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  const { runTvmBench } = await import('./tvm.js');
+  const result = await runTvmBench({
+    transactions: Math.round(num('--transactions', 1_000_000)),
+    fixturesDir: dir,
+    rate: num('--rate', 500),
+    seconds: num('--seconds', 20),
+    connections: Math.round(num('--connections', 64)),
+    workers: Math.round(num('--workers', 2)),
+    resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+    command: `npm run bench -- tvm${opts.length ? ' ' + opts.join(' ') : ''}`,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (!opts.includes('--json')) {
+    for (const e of result.endpoints) process.stdout.write(`${e.name}: p99 ${e.p99} ms at ${e.rps} req/s (target ${e.met ? 'met' : 'NOT met'})\n`);
   }
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

@@ -16,8 +16,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface LoadSpec {
   url: string;
-  /** Paths drawn at random, one per request. */
+  /** Paths drawn at random, one per request (GET). */
   paths: string[];
+  /** When given, POSTs drawn at random instead of `paths`: a path and its JSON body. */
+  posts?: Array<{ path: string; body: string }>;
   rate: number;
   seconds: number;
   /** Most requests in flight (keep-alive sockets). */
@@ -98,9 +100,15 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
     };
     const deadline = setTimeout(finish, 10 + spec.seconds * 1000 + GRACE_MS);
     const fire = (due: number): void => {
-      const path = spec.paths[Math.floor(Math.random() * spec.paths.length)]!;
+      const post = spec.posts?.length ? spec.posts[Math.floor(Math.random() * spec.posts.length)]! : undefined;
+      const path = post?.path ?? spec.paths[Math.floor(Math.random() * spec.paths.length)]!;
       let timedOut = false;
-      const req = http.get({ agent, host: target.hostname, port: target.port, path, timeout: TIMEOUT_MS }, (res) => {
+      const options: http.RequestOptions = { agent, host: target.hostname, port: target.port, path, timeout: TIMEOUT_MS };
+      if (post) {
+        options.method = 'POST';
+        options.headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(post.body) };
+      }
+      const req = http.request(options, (res) => {
         res.resume();
         res.on('end', () => {
           if (finished) return;
@@ -109,6 +117,7 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
           settle(req);
         });
       });
+      req.end(post?.body);
       pending.set(req, due);
       req.on('timeout', () => {
         if (finished) return;

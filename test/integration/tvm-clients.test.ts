@@ -1,34 +1,16 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Address, Cell, SendMode, beginCell, external, internal, storeMessage, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { TonClient, WalletContractV4 } from '@ton/ton';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../services/gateway/app.js';
-import { createStoreCheckpoints } from '../../services/follower/checkpoints.js';
-import { follow } from '../../services/follower/follow.js';
-import { runDecodeStage } from '../../services/indexer/decode.js';
-import { createStoreWriter } from '../../services/indexer/sink.js';
-import { blockToRows } from '../../services/indexer/to-rows.js';
-import { createMemoryBus } from '../../shared/bus/memory.js';
-import type { Bus, Consumer } from '../../shared/bus/bus.js';
-import { createMetrics } from '../../shared/runtime/metrics.js';
 import { CONTRACTS } from '../../shared/sources/devnet/contracts.js';
 import { DEFAULT_SUBWALLET } from '../../shared/sources/devnet/wallets.js';
 import { actors } from '../../shared/sources/devnet/genesis.js';
 import type { SealedTick } from '../../shared/sources/devnet/chain.js';
-import { type DevnetSource, createDevnetSource } from '../../shared/sources/devnet/source.js';
-import { createStore } from '../../shared/store/client.js';
-import { migrate } from '../../shared/store/migrate.js';
-import type { Store } from '../../shared/store/store.js';
-import type { Tvm } from '../../shared/tvm/executor.js';
-import { createTvmPool } from '../../shared/tvm/pool.js';
+import type { DevnetSource } from '../../shared/sources/devnet/source.js';
 import { decodeBlock } from '../../shared/ton/decode-block.js';
-import { silentLogger } from '../helpers/gateway.js';
+import { type DevnetTonflow, startDevnetTonflow } from '../helpers/devnet-tonflow.js';
 
 /**
  * TON Center's own clients against a devnet-backed tonflow: the devnet (the real TVM) → follower → in-process bus
@@ -52,32 +34,12 @@ function walletKeys(kind: string, i: number) {
 }
 
 describe('TON Center clients on a devnet-backed tonflow', () => {
-  let dir: string;
+  let net: DevnetTonflow;
   let source: DevnetSource;
-  let store: Store;
-  let bus: Bus;
-  let tvm: Tvm;
-  let app: FastifyInstance;
   let endpoint: string;
-  const ac = new AbortController();
-  let stored = 0;
-  let wake: () => void = () => {};
-  let lastTick: SealedTick | null = null;
-  let loops: Array<Promise<void>> = [];
-  let consumer: Consumer | undefined;
   // Wallet, jetton and their addresses do not depend on the genesis time (only the vesting wallet does).
   const a = () => actors({ seed: SEED, now: 0, walletsPerKind: WALLETS_PER_KIND });
-
-  /** Resolves once the store holds every block sealed so far (two per masterchain seqno). */
-  async function indexed(): Promise<void> {
-    while (stored < source.head * 2) await new Promise<void>((r) => (wake = r));
-  }
-
-  async function sealAndIndex(): Promise<SealedTick> {
-    await source.sealNext();
-    await indexed();
-    return lastTick!;
-  }
+  const sealAndIndex = (): Promise<SealedTick> => net.sealAndIndex();
 
   async function rpc(method: string, params: Record<string, unknown>): Promise<any> {
     const res = await fetch(`${endpoint}/api/v2/jsonRPC`, {
@@ -89,74 +51,13 @@ describe('TON Center clients on a devnet-backed tonflow', () => {
   }
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'tonflow-tvm-clients-'));
-    // The real clock: the clients sign transfers valid for a minute from now, which the wallets check against the
-    // chain's time.
-    source = await createDevnetSource({
-      dataDir: path.join(dir, 'devnet'),
-      blockMs: 0,
-      traffic: 'none',
-      seed: SEED,
-      walletsPerKind: WALLETS_PER_KIND,
-      onTick: (t) => (lastTick = t),
-    });
-    store = await createStore({ mode: 'embedded', dataDir: path.join(dir, 'store'), database: `tvm_clients_${process.pid}_${Date.now().toString(36)}` });
-    await migrate(store);
-    bus = createMemoryBus({ partitionsDefault: 1 });
-    const topic = 'tvm-clients.blocks.raw';
-    await bus.ensureTopics([
-      { name: topic, partitions: 1, maxMessageBytes: 64 * 1024 * 1024 },
-      { name: `${topic}.mc`, partitions: 1 },
-    ]);
-    const producer = await bus.producer();
-    const logger = silentLogger();
-    const checkpoints = createStoreCheckpoints(store, 'devnet', { signal: ac.signal, logger });
-    consumer = bus.consumer({ groupId: 'tvm-clients.decode', topics: [topic] });
-    loops = [
-      runDecodeStage({
-        consumer,
-        toRows: blockToRows,
-        write: createStoreWriter({ store, logger }),
-        deadLetter: async (_m, e) => {
-          throw e;
-        },
-        checkpoints,
-        decodeWorkers: 0,
-        onBatch: (b) => {
-          stored += b.blocks;
-          wake();
-        },
-      }),
-      follow({ source, producer, topic, mcTopic: `${topic}.mc`, checkpoints, saveAfterPublish: false, signal: ac.signal }),
-    ];
-    for (const l of loops) l.catch(() => {});
-    tvm = createTvmPool({ workers: 1, timeoutMs: 120_000 });
-    app = await buildApp({
-      store,
-      logger,
-      metrics: createMetrics({ service: 'gateway', processMetrics: false }),
-      config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
-      tvm: { tvm, source },
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const addr = app.server.address();
-    endpoint = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-    await sealAndIndex();
+    net = await startDevnetTonflow({ seed: SEED, walletsPerKind: WALLETS_PER_KIND });
+    source = net.source;
+    endpoint = net.endpoint;
   }, 600_000);
 
   afterAll(async () => {
-    ac.abort();
-    await app?.close();
-    await tvm?.close();
-    await consumer?.stop();
-    await Promise.allSettled(loops);
-    await source?.close();
-    await bus?.close();
-    if (store) {
-      await store.command(`DROP DATABASE IF EXISTS ${store.database}`);
-      await store.close();
-    }
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await net?.close();
   }, 120_000);
 
   it('TonClient: runGetMethod reads a wallet\'s seqno and public key, and a jetton master\'s get_jetton_data', async () => {

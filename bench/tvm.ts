@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp } from '../services/gateway/app.js';
+import { STORE_TABLES, toRows } from '../services/indexer/rows.js';
+import { createLogger } from '../shared/runtime/logger.js';
+import { createMetrics } from '../shared/runtime/metrics.js';
+import { actors } from '../shared/sources/devnet/genesis.js';
+import { createDevnetSource } from '../shared/sources/devnet/source.js';
+import { createStore } from '../shared/store/client.js';
+import { migrate } from '../shared/store/migrate.js';
+import { decodeBlock } from '../shared/ton/decode-block.js';
+import { createTvmPool } from '../shared/tvm/pool.js';
+import { loadDir, runLoad } from './api.js';
+import { writeCorpus } from './corpus.js';
+import type { LoadOutput } from './load-generator.js';
+import { machineLine, writeResultsSection } from './results.js';
+
+/**
+ * `npm run bench -- tvm`: one gateway with its TVM on a worker pool, beside a devnet source (the account states a
+ * get-method runs on), over an embedded store of `transactions` transactions (bench/corpus.ts on the fixture blocks,
+ * as `bench api` builds it) plus the devnet's own blocks. bench/load-generator.ts, in a child process, sends
+ * v2 `runGetMethod` (a devnet wallet's `seqno`, POST) and then v2 `getAddressInformation` (accounts sampled from the
+ * store) open-loop at `rate` requests per second; latencies run from each request's due time.
+ * Target: p99 ≤ 25 ms for both.
+ */
+
+export interface TvmBenchOptions {
+  transactions: number;
+  fixturesDir: string;
+  rate: number;
+  seconds: number;
+  connections: number;
+  workers: number;
+  resultsFile: string | null;
+  command: string;
+  progress?: (line: string) => void;
+}
+
+export interface TvmBenchEndpoint extends LoadOutput {
+  name: string;
+  distinct: number;
+  met: boolean;
+}
+
+export interface TvmBenchResult {
+  transactions_stored: number;
+  build_s: number;
+  rate: number;
+  seconds: number;
+  workers: number;
+  load_average: number[];
+  endpoints: TvmBenchEndpoint[];
+}
+
+const TARGET_P99_MS = 25;
+const WALLETS_PER_KIND = 4;
+
+export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult> {
+  const progress = opts.progress ?? (() => {});
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-tvm-'));
+  const seed = 'bench-tvm';
+  const source = await createDevnetSource({ dataDir: path.join(work, 'devnet'), blockMs: 0, traffic: 'none', seed, walletsPerKind: WALLETS_PER_KIND });
+  const store = await createStore({ mode: 'embedded', dataDir: path.join(work, 'data'), database: 'bench_tvm' }, { queryTimeoutMs: 30_000 });
+  const tvm = createTvmPool({ workers: opts.workers, timeoutMs: 30_000 });
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    await migrate(store);
+    const t0 = performance.now();
+    const corpusDir = path.join(work, 'corpus');
+    progress(`writing a corpus of ${opts.transactions} transactions to ${corpusDir}`);
+    writeCorpus({ fromDir: opts.fixturesDir, outDir: corpusDir, transactions: opts.transactions });
+    await loadDir(store, opts.fixturesDir, progress);
+    await loadDir(store, corpusDir, progress);
+    // The devnet's blocks, so the gateway knows a masterchain head the get-methods run at.
+    for (let i = 0; i < 2; i++) {
+      const group = await source.sealNext();
+      for (const b of group.blocks) {
+        const rows = toRows(decodeBlock(b.data), { mcSeqno: b.mcSeqno ?? group.mcSeqno, points: true });
+        for (const t of STORE_TABLES) await store.insert(t, rows[t] as object[]);
+      }
+    }
+    const buildS = (performance.now() - t0) / 1000;
+    const [count] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
+    const stored = Number(count!.n);
+    progress(`store built in ${buildS.toFixed(0)} s: ${stored} transactions`);
+
+    const sampled = await store.query<{ v: string }>(
+      'SELECT account AS v FROM latest_account_states GROUP BY account ORDER BY cityHash64(account) LIMIT 20000',
+      {},
+      { timeoutMs: 300_000 },
+    );
+    const accounts = sampled.map((r) => r.v);
+    const wallets = actors({ seed, now: 0, walletsPerKind: WALLETS_PER_KIND })
+      .wallets.filter((w) => w.kind !== 'highload-v3')
+      .map((w) => `${w.workchain}:${Buffer.from(w.address.hash).toString('hex')}`);
+
+    app = await buildApp({
+      store,
+      logger: createLogger({ service: 'bench', level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+      metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+      config: { apiKeys: [], rpsWithoutKey: 0, testnet: false },
+      tvm: { tvm, source },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+    // A wrong answer measured fast is no result: each kind of request is checked once before it is timed.
+    const probe = await fetch(`${url}/api/v2/runGetMethod`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: wallets[0], method: 'seqno', stack: [] }),
+    });
+    const probeBody = (await probe.json()) as { ok?: boolean; result?: { exit_code?: number } };
+    if (probe.status !== 200 || probeBody.result?.exit_code !== 0) throw new Error(`runGetMethod seqno answered ${probe.status} ${JSON.stringify(probeBody)}`);
+
+    const endpoints: Array<{ name: string; paths?: string[]; posts?: Array<{ path: string; body: string }> }> = [
+      {
+        name: 'v2 runGetMethod seqno (POST)',
+        posts: wallets.map((w) => ({ path: '/api/v2/runGetMethod', body: JSON.stringify({ address: w, method: 'seqno', stack: [] }) })),
+      },
+      { name: 'v2 getAddressInformation', paths: accounts.map((a) => `/api/v2/getAddressInformation?address=${encodeURIComponent(a)}`) },
+    ];
+    const results: TvmBenchEndpoint[] = [];
+    for (const e of endpoints) {
+      const spec = { url, paths: e.paths ?? [], ...(e.posts ? { posts: e.posts } : {}), connections: opts.connections };
+      progress(`${e.name}: warm-up`);
+      await runLoad({ ...spec, rate: opts.rate, seconds: Math.max(2, opts.seconds / 4) });
+      progress(`${e.name}: ${opts.rate} req/s for ${opts.seconds} s`);
+      const out = await runLoad({ ...spec, rate: opts.rate, seconds: opts.seconds });
+      results.push({ name: e.name, distinct: (e.paths ?? e.posts ?? []).length, ...out, met: out.p99 <= TARGET_P99_MS && out.non2xx === 0 && out.errors === 0 && out.timeouts === 0 });
+      progress(`${e.name}: p99 ${out.p99} ms at ${out.rps} req/s`);
+    }
+    const result: TvmBenchResult = {
+      transactions_stored: stored,
+      build_s: Math.round(buildS),
+      rate: opts.rate,
+      seconds: opts.seconds,
+      workers: opts.workers,
+      load_average: os.loadavg().map((l) => Number(l.toFixed(2))),
+      endpoints: results,
+    };
+    if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'tvm', render(result, opts.command));
+    return result;
+  } finally {
+    await app?.close();
+    await tvm.close();
+    await source.close();
+    await store.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function render(r: TvmBenchResult, command: string): string {
+  const rows = r.endpoints.map(
+    (e) =>
+      `| ${e.name} | ${e.distinct} | ${e.requests} | ${e.rps.toFixed(1)} | ${e.p50} | ${e.p90} | ${e.p99} | ${e.max} | ${e.non2xx}/${e.errors}/${e.timeouts} | ${e.met ? 'met' : 'NOT met'} |`,
+  );
+  return [
+    '## TVM and v2 account reads (`bench tvm`)',
+    '',
+    `Command: \`${command}\``,
+    `Machine: ${machineLine()}; load average at the end ${r.load_average.join(', ')}.`,
+    `One gateway, TVM pool of ${r.workers} worker(s), embedded store of ${r.transactions_stored} transactions (built in ${r.build_s} s);` +
+      ` open-loop at ${r.rate} req/s for ${r.seconds} s per endpoint after a warm-up; latencies from each request's due time. Target p99 ≤ ${TARGET_P99_MS} ms.`,
+    '',
+    '| endpoint | distinct params | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx/errors/timeouts | target |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
