@@ -33,6 +33,7 @@ import { v3TvmRoutes } from './routes/v3-tvm.js';
 import { type GatewayTvmOptions, createGatewayTvm } from './tvm.js';
 import { frameworkErrors, limitJsonDepth } from './plugins/client-input.js';
 import { loadShedding } from './plugins/load-shedding.js';
+import { JsonPageStream, createJsonPages } from './json-page.js';
 
 /**
  * The gateway: TON Center API v3 (and the v2 block operations) over the store, wire-compatible so that an existing
@@ -200,19 +201,27 @@ const documentDefaults: typeof jsonSchemaTransform = (doc) => {
 };
 
 /**
- * jsonSchemaTransformObject, with nullable references made effective: zod writes a nullable object reference as
- * `{nullable: true, allOf: [{$ref}]}`, and OpenAPI 3.0 ignores `nullable` without a `type` beside it, so validators
- * and client generators would refuse the `null` the server sends (in_msg, message_content, init_state,
- * masterchain_block_ref).
+ * jsonSchemaTransformObject, with every `nullable` made to admit the `null` the server sends. OpenAPI 3.0.3 (§4.7.24.1,
+ * `nullable`) adds null only to the `type` beside it; the other keywords keep refusing it. So zod's nullable object
+ * reference `{nullable, allOf: [{$ref}]}` (in_msg, message_content, init_state, masterchain_block_ref) becomes
+ * `{nullable, type: object, anyOf: [{$ref}, <null only>]}` (generators still read `nullable`; strict validators find
+ * the null branch), and a nullable `enum` (account_status) lists null among its values, as 3.0.3 asks.
  */
+const NULL_ONLY = { type: 'object', nullable: true, enum: [null] } as const;
 const documentObject: typeof jsonSchemaTransformObject = (input) => {
   const doc = jsonSchemaTransformObject(input);
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
-    if (o.nullable === true && Array.isArray(o.allOf) && o.type === undefined) o.type = 'object';
     for (const v of Object.values(o)) visit(v);
+    if (o.nullable !== true) return;
+    if (Array.isArray(o.allOf) && o.allOf.length === 1 && o.type === undefined) {
+      o.type = 'object';
+      o.anyOf = [o.allOf[0], { ...NULL_ONLY, enum: [...NULL_ONLY.enum] }];
+      delete o.allOf;
+    }
+    if (Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...(o.enum as unknown[]), null];
   };
   visit(doc);
   return doc;
@@ -319,7 +328,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
   };
   const db: Db = { ...core, batches: createBatches(core, { inFlight: config.readsInFlight ?? 1 }) };
-  const deps: RouteDeps = { db };
+  const deps: RouteDeps = {
+    db,
+    pages: createJsonPages({
+      validate: config.validateResponses ?? false,
+      check: (sent, encoded) => {
+        const extra = extraKeys(JSON.parse(JSON.stringify(sent)) as unknown, JSON.parse(JSON.stringify(encoded)) as unknown, '');
+        if (extra.length > 0) throw new Error(`response has keys its schema lacks: ${extra.join(', ')}`);
+      },
+    }),
+  };
   const limiter: RateLimiter = createRateLimiter({ keys: config.apiKeys, rpsWithoutKey: config.rpsWithoutKey });
 
   const requests = metrics.histogram({
@@ -418,11 +436,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   app.addHook('onSend', async (req, reply, payload) => {
     const c = req.tf?.cache;
-    if (c && reply.statusCode === 200 && typeof payload === 'string') {
+    const page = payload instanceof JsonPageStream ? payload : undefined;
+    if (c && reply.statusCode === 200 && (typeof payload === 'string' || page)) {
       const headers: Record<string, string> = {};
       const cursor = reply.getHeader(NEXT_CURSOR_HEADER);
       if (typeof cursor === 'string') headers[NEXT_CURSOR_HEADER] = cursor;
-      responses.set(c.key, { body: Buffer.from(payload, 'utf8'), contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), headers }, c.version);
+      const body = page ? Buffer.concat(page.pieces, page.bytes) : Buffer.from(payload as string, 'utf8');
+      responses.set(c.key, { body, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), headers }, c.version);
     }
     reply.header('server-timing', serverTiming(reply.elapsedTime));
     reply.header('x-api-version', isV2(req) ? API_VERSION.v2 : API_VERSION.v3);

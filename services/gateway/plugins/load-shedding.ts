@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { JsonPageStream } from '../json-page.js';
 
 /**
  * What a gateway holds at once under heavy reads. A page of 1,000 transactions is a 3-4 MB answer built from as
@@ -134,7 +135,14 @@ export function loadShedding(app: FastifyInstance, opts: LoadSheddingOptions): L
 
   app.addHook('onSend', async (_req, reply, payload) => {
     // UTF-16 units of a string: its bytes for the ASCII JSON we send, without a scan of megabytes.
-    const n = typeof payload === 'string' ? payload.length : Buffer.isBuffer(payload) ? payload.length : 0;
+    const n =
+      typeof payload === 'string'
+        ? payload.length
+        : Buffer.isBuffer(payload)
+          ? payload.length
+          : payload instanceof JsonPageStream
+            ? payload.bytes
+            : 0;
     if (n > 0) {
       bytesInFlight += n;
       onEnd(reply, () => {

@@ -1,5 +1,6 @@
 import { decodeTransactionDocument } from '../../../shared/contracts/transaction-document.js';
 import type { QueryParams } from '../../../shared/store/store.js';
+import { RECORDS_PER_SLICE, yieldToLoop } from '../json-page.js';
 import { readBookCodeHashes } from './address-book.js';
 import { type Db, type DbCore, type Req, loadContents, loadStates, query } from './db.js';
 import {
@@ -770,7 +771,11 @@ async function withCodes(
 async function readTransactions(db: DbCore, req: Req, keys: readonly string[], early?: EarlyCodes): Promise<Map<string, TransactionRecord>> {
   const docs = db.pointReads ? await queryDocuments(db, req, 'SELECT key, doc FROM transaction_documents WHERE key IN {keys:Array(String)} SETTINGS max_threads = 1', { keys }) : [];
   if (early && docs.length > 0) await startCodes(db, req, docs, early);
-  const out = new Map<string, TransactionRecord>(docs.map(([key, doc]) => [key, documentRecord(doc)]));
+  const out = new Map<string, TransactionRecord>();
+  for (const [i, [key, doc]] of docs.entries()) {
+    if (i > 0 && i % RECORDS_PER_SLICE === 0) await yieldToLoop();
+    out.set(key, documentRecord(doc));
+  }
   const rest = out.size === keys.length ? [] : keys.filter((k) => !out.has(k));
   if (rest.length > 0) for (const rec of await toRecords(db, req, await readTransactionTables(db, req, rest))) out.set(keyOf(rec), rec);
   return out;
@@ -819,7 +824,9 @@ const DOC_ADDRESS = /"(-?\d+:[0-9A-F]{64})"/g;
 async function documentRecords(db: DbCore, req: Req, docs: ReadonlyArray<readonly [string, string]>, early: EarlyCodes): Promise<Map<string, TransactionRecord>> {
   if (docs.length > 0) await startCodes(db, req, docs, early);
   const records = new Map<string, TransactionRecord>();
-  for (const [key, doc] of docs) {
+  for (const [i, [key, doc]] of docs.entries()) {
+    // A batch of pages is thousands of documents: other requests get the thread between slices (json-page.ts).
+    if (i > 0 && i % RECORDS_PER_SLICE === 0) await yieldToLoop();
     const rec = documentRecord(doc);
     records.set(key, rec);
     cacheRecord(db, key, rec);
@@ -925,7 +932,12 @@ async function toRecords(db: DbCore, req: Req, txs: readonly StoredTransaction[]
   }
   const stateHashes = txs.flatMap(({ row }) => [String(row.account_state_hash_before), String(row.account_state_hash_after)]);
   const [contents, states] = await Promise.all([loadContents(db, req, contentHashes), loadStates(db, req, stateHashes)]);
-  return txs.map(({ row, messages }) => transactionFromRow(row, messages, contents, states));
+  const out: TransactionRecord[] = [];
+  for (const [i, { row, messages }] of txs.entries()) {
+    if (i > 0 && i % RECORDS_PER_SLICE === 0) await yieldToLoop();
+    out.push(transactionFromRow(row, messages, contents, states));
+  }
+  return out;
 }
 
 /** The addresses of a transactions response's address book: accounts, in_msg sources, out_msg destinations. */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError } from '../errors.js';
 import { type AddressBook, addressBook } from '../repo/address-book.js';
 import type { Db, Req } from '../repo/db.js';
+import type { JsonPages } from '../json-page.js';
 
 /** The fastify instance routes are registered on (each module switches it to the zod type provider). */
 export type App = FastifyInstance;
@@ -29,6 +30,8 @@ declare module 'fastify' {
 /** What every route module receives. */
 export interface RouteDeps {
   db: Db;
+  /** Sends long lists in slices (json-page.ts). */
+  pages: JsonPages;
 }
 
 /**

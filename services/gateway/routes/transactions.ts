@@ -31,9 +31,10 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
   const r = zod(app);
 
   /** The TransactionsResponse of a page of keys. */
-  async function respond(req: FastifyRequest, keys: readonly TxKey[]) {
+  async function respond(req: FastifyRequest, reply: FastifyReply, keys: readonly TxKey[]) {
     const { transactions, codes } = await loadTransactions(deps.db, req.tf, keys);
-    return { transactions, address_book: await book(deps, req, transactionAddresses(transactions), codes) };
+    const body = { transactions, address_book: await book(deps, req, transactionAddresses(transactions), codes) };
+    return deps.pages.send(reply, TransactionsResponse, body, 'transactions');
   }
 
   async function mcBlockMustExist(req: FastifyRequest, seqno: number): Promise<void> {
@@ -94,7 +95,7 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
       ...(cursor ? { cursor } : {}),
     });
     setNextCursor(reply, next ? encodeCursor('transactions', page.sort, order, { now: next.now, lt: next.lt, a: next.account }) : null);
-    return respond(req, keys);
+    return respond(req, reply, keys);
   }
 
   r.get(
@@ -109,11 +110,11 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
         response: { 200: TransactionsResponse, ...notFoundErrors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
       await mcBlockMustExist(req, q.seqno);
       const { keys } = await findTransactionKeys(deps.db, req.tf, { mc_seqno: q.seqno }, { limit: q.limit, offset: q.offset, sort: q.sort });
-      return respond(req, keys);
+      return respond(req, reply, keys);
     },
   );
 
@@ -129,7 +130,7 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
         response: { 200: TransactionsResponse, ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       // TransactionsByMessageQuery refuses a request without msg_hash, body_hash or opcode.
       const q = req.query;
       const keys = await transactionKeysByMessage(
@@ -143,7 +144,7 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
         },
         { limit: q.limit, offset: q.offset, sort: q.sort },
       );
-      return respond(req, keys);
+      return respond(req, reply, keys);
     },
   );
 
@@ -159,13 +160,13 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
         response: { 200: TransactionsResponse, ...notFoundErrors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
       // Any direction other than in/out means both, as the Go handler only tests for those two.
       const direction = q.direction === 'unmatched' ? undefined : q.direction;
       const keys = q.hash === undefined ? [] : await adjacentTransactionKeys(deps.db, req.tf, q.hash, direction);
       if (keys.length === 0) throw notFound('adjacent transactions not found');
-      return respond(req, keys);
+      return respond(req, reply, keys);
     },
   );
 
