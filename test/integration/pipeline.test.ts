@@ -24,6 +24,8 @@ import { crc32c } from '../../shared/ton/boc/crc32c.js';
 import { loadConfig, tonflowConfigSchema, type TonflowConfig } from '../../shared/runtime/config.js';
 import { errorCode, isRetryable, UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import { createLogger, type Logger } from '../../shared/runtime/logger.js';
+import { createMetrics } from '../../shared/runtime/metrics.js';
+import { buildApp } from '../../services/gateway/app.js';
 import { migrate } from '../../shared/store/migrate.js';
 import type { Store } from '../../shared/store/store.js';
 import { decodeBlock, parseBlock } from '../../shared/ton/decode-block.js';
@@ -477,6 +479,47 @@ describeFixtures('pipeline, embedded (in-process bus, chdb)', () => {
     expect(Number(rows!.all)).toBeGreaterThanOrEqual(1270);
     expect(rows!.final).toBe('1270');
     await first.close();
+  });
+
+  it('rebuilds code its own block pruned from the cells another block carried, and the v3 endpoint returns it', async () => {
+    // Block 52111590 touches jetton wallet 0:6625…; its state update prunes the wallet's code (unchanged), so the
+    // state row alone has only the code hash. Block 71398501 carries that code whole (another account of the same
+    // code changed there). tongo names the hash: jetton_wallet_governed.
+    const account = '0:662553701B106DA52C4D5AF9A59E5A0BAF0B718430197F769669319F53CBAE57';
+    const tongo = JSON.parse(readFileSync(path.join(fixturesDir, 'contracts/tongo_interface_code_hashes.json'), 'utf8')) as Array<{ interface: string; code_hash: string }>;
+    const governed = tongo.find((e) => e.interface === 'jetton_wallet_governed')!.code_hash;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-fullstate-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    for (const f of ['mainnet_0_8000000000000000_71398501.boc', 'mainnet_0_6000000000000000_52111590.boc']) copyFileSync(path.join(BLOCKS_DIR, f), path.join(dir, f));
+    const p = await startPipeline(testConfig({ source: dir }));
+    onTestFinished(() => p.close());
+    await p.waitStored(2);
+    await p.follower;
+
+    const [row] = await p.store.query<{ code_hash: string; code_boc: string | null }>(
+      'SELECT code_hash, code_boc FROM latest_account_states FINAL WHERE account = {account:String}',
+      { account },
+    );
+    expect(b64ToHex(row!.code_hash)).toBe(governed);
+    expect(row!.code_boc).toBeNull();
+    // Its own block alone does not hold the code: none of the cells the decoder takes from it is the code root.
+    expect(decodeBlock(readFixture('blocks/mainnet_0_6000000000000000_52111590.boc')).cells.map((c) => c.hash)).not.toContain(governed);
+    const [cells] = await p.store.query<{ n: string; bytes: string }>('SELECT count() AS n, sum(length(hash) + length(record)) AS bytes FROM cells');
+    expect(Number(cells!.n)).toBeGreaterThan(0);
+
+    const app = await buildApp({
+      store: p.store,
+      logger: createLogger({ service: 'test', level: 'silent' }),
+      metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+      config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
+    });
+    onTestFinished(() => app.close());
+    const res = await app.inject({ method: 'GET', url: `/api/v3/accountStates?address=${account}&include_boc=true` });
+    expect(res.statusCode).toBe(200);
+    const [state] = res.json().accounts as Array<{ code_hash: string; code_boc?: string }>;
+    expect(state!.code_boc).toBeDefined();
+    expect(Cell.fromBase64(state!.code_boc!).hash().toString('hex')).toBe(governed);
+    expect(b64ToHex(state!.code_hash)).toBe(governed);
   });
 
   it('dead-letters a corrupt block with x-error-code and x-source-offset and stores the blocks around it', async () => {
