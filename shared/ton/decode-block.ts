@@ -210,7 +210,22 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
     }
   }
   if (failed) throw failure;
+  // An account that does not exist on a side is absent from that side's ShardAccounts (block.tlb: the dictionary
+  // holds existing accounts), yet its state is fully known: `account_none$0`. Its hash is what the transaction's
+  // HASH_UPDATE names, so a record is filled only where its hash is that one. This keeps a deleted account's
+  // latest state (nonexist, balance 0) and a deployed account's state before.
+  for (const rec of records) {
+    for (const side of ['account_state_before', 'account_state_after'] as const) {
+      const st = rec[side];
+      if (st.account_status === null && st.hash === ACCOUNT_NONE_HASH) {
+        rec[side] = { hash: st.hash, balance: '0', extra_currencies: {}, account_status: 'nonexist', frozen_hash: null, data_hash: null, code_hash: null };
+      }
+    }
+  }
 }
+
+/** Hash of the cell `account_none$0` (block.tlb Account): one data bit 0, no refs; d1 = 0, d2 = 1, data 0x40 with its completion tag. */
+const ACCOUNT_NONE_HASH = nodeHash('sha256', Uint8Array.of(0, 1, 0x40), 'base64');
 
 /**
  * Hashes in one batch ({@link Boc.hashSubtrees}) the cells the records are about to hash one at a time. A
