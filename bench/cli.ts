@@ -30,7 +30,8 @@ const BENCH_USAGE =
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
   '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]' +
-  '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR]';
+  '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR]' +
+  '\n       tonflow bench full-states [--dir DIR]';
 
 /** Runs `bench <which> [options]`; `repoRoot` is the checkout whose bench/RESULTS.md and ../shared fixtures are used. */
 export async function runBench(args: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
@@ -41,6 +42,9 @@ export async function runBench(args: string[], repoRoot: string, env: NodeJS.Pro
   if (which === 'tvm') return benchTvm(opts, repoRoot);
   if (which === 'heavy-reads') return benchHeavyReads(opts, repoRoot, env);
   if (which === 'traces') return (await import('./traces.js')).benchTracesCommand(opts, repoRoot);
+  if (which === 'full-states') {
+    return (await import('./full-states.js')).benchFullStatesCommand(path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks')));
+  }
   if (which !== 'decode') throw new BenchUsageError(BENCH_USAGE);
   const json = opts.includes('--json');
   const seconds = Number(flag(opts, '--seconds') ?? '5');

@@ -2,6 +2,7 @@ import { encodeTransactionDocument } from '../../shared/contracts/transaction-do
 import { NonRetryableError } from '../../shared/runtime/errors.js';
 import { type AccountStateRow, accountStates } from '../../shared/store/tables/account-states.js';
 import { type BlockRow, blocks } from '../../shared/store/tables/blocks.js';
+import { type CellRow, cells } from '../../shared/store/tables/cells.js';
 import { POINT_TABLES } from '../../shared/store/tables/index.js';
 import { type LatestAccountStateRow, latestAccountStates } from '../../shared/store/tables/latest-account-states.js';
 import { type MessageContentRow, messageContents } from '../../shared/store/tables/message-contents.js';
@@ -22,6 +23,7 @@ import type { Block } from '../../shared/ton/tlb/Block.js';
 export type {
   AccountStateRow,
   BlockRow,
+  CellRow,
   LatestAccountStateRow,
   MessageContentRow,
   MessageHashNormRow,
@@ -59,6 +61,7 @@ export interface StoreRows {
   transaction_hash_points: TransactionHashPointRow[];
   transaction_bocs: TransactionBocRow[];
   key_block_configs: KeyBlockConfigRow[];
+  cells: CellRow[];
 }
 
 /** Every table {@link toRows} fills, in the order its rows are listed in StoreRows. */
@@ -76,6 +79,7 @@ export const STORE_TABLES = [
   transactionHashPoints.name,
   transactionBocs.name,
   keyBlockConfigs.name,
+  cells.name,
 ] as const satisfies ReadonlyArray<keyof StoreRows>;
 
 export { POINT_TABLES };
@@ -99,6 +103,8 @@ export interface RowsInput {
   shardHashes?: ReadonlyArray<{ root_hash: string; file_hash: string }>;
   /** A key block's config dictionary BOC (`decodeBlock().config`). */
   config?: string | null;
+  /** The whole cells of the block's touched account states (`decodeBlock().cells`; 0028_cells.sql); absent: none written. */
+  cells?: readonly CellRow[];
 }
 
 export interface RowsOptions {
@@ -149,6 +155,7 @@ export function toRows(input: RowsInput, opts: RowsOptions): StoreRows {
     transaction_hash_points: [],
     transaction_bocs: [],
     key_block_configs: block.workchain === -1 && input.config ? [{ mc_seqno: block.seqno, config_boc: input.config }] : [],
+    cells: input.cells ? input.cells.map((c) => ({ hash: c.hash, record: c.record })) : [],
   };
 
   const contents = new Map<string, MessageContentRow>();

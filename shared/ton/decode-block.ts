@@ -17,6 +17,7 @@ import { findShardAccount, loadShardStateAccounts } from './tlb/ShardState.js';
 import type { ShardAccount } from './tlb/ShardAccount.js';
 import { b64 } from './records/format.js';
 import { serializeBoc } from './boc/writer.js';
+import { collectWholeCells } from './cells/cells.js';
 
 /** A block decoded to its typed TL-B form, with its transactions in block order. */
 export interface ParsedBlock {
@@ -56,6 +57,18 @@ export interface DecodeBlockOptions {
    * never reads the state update.
    */
   accountStates?: boolean;
+  /**
+   * Collect the whole cells of each touched account's Account subtree on both sides of the state update into
+   * `cells` (0028_cells.sql): what later reads rebuild pruned code and data from. Default true; needs
+   * `accountStates`.
+   */
+  cells?: boolean;
+}
+
+/** A whole cell of an account state: its level-0 hash (hex) and record (base64; shared/ton/cells/cells.ts). */
+export interface StateCell {
+  hash: string;
+  record: string;
 }
 
 export interface DecodedBlock {
@@ -80,6 +93,8 @@ export interface DecodedBlock {
    * (0021_key_block_configs.sql). Null for any other block.
    */
   config: string | null;
+  /** The whole cells of the touched accounts' states, each once (`opts.cells`); empty when off. */
+  cells: StateCell[];
 }
 
 /** Decodes a raw block BOC to the TON Center v3 Block record and Transaction records, in block order. */
@@ -116,11 +131,12 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
   };
   const transactions = withType('Transaction', () => parsed.transactions.map((tx) => transactionRecord(boc, tx, ctx)));
   const stateBocs = new Map<string, AccountStateBocs>();
+  const cells: StateCell[] = [];
   if (opts.accountStates !== false) {
     // Best effort: the records are complete without these states, so a state update this decoder cannot read
     // leaves them as hashes instead of failing the block.
     try {
-      fillAccountStates(parsed, transactions, stateBocs);
+      fillAccountStates(parsed, transactions, stateBocs, opts.cells !== false ? cells : null);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
     }
@@ -134,6 +150,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
     transactionBocs: parsed.transactions.map((tx) => b64(serializeBoc(boc, tx.cell, { crc32: true }))),
     shardHashes: (block.extra.custom?.shardHashes ?? []).map((h) => ({ root_hash: b64(h.descr.rootHash), file_hash: b64(h.descr.fileHash) })),
     config: block.extra.custom?.config ? b64(serializeBoc(boc, block.extra.custom.config.root, { crc32: false })) : null,
+    cells,
   };
 }
 
@@ -142,7 +159,7 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
  * those are the states before an account's first transaction and after its last one in this block. A state is
  * used only when its hash equals the hash the transaction itself records.
  */
-function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: Map<string, AccountStateBocs>): void {
+function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: Map<string, AccountStateBocs>, cells: StateCell[] | null): void {
   const { boc, block } = parsed;
   const update = block.stateUpdate;
   const oldSide = loadShardStateAccounts(new Slice(boc, update.old));
@@ -171,6 +188,20 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
     failure = e;
   }
   prehash(boc, found.map((f) => f.sa.accountCell));
+  if (cells) {
+    // Every Account found, matching its record or not: its whole cells are true cells of some state either way,
+    // keyed by the hash they have there. The ShardAccounts nodes above them are left out (0028_cells.sql).
+    const seen = new Set<string>();
+    collectWholeCells(
+      boc,
+      found.map((f) => f.sa.accountCell),
+      (hash, record) => {
+        if (seen.has(hash)) return;
+        seen.add(hash);
+        cells.push({ hash, record: Buffer.from(record).toString('base64') });
+      },
+    );
+  }
   for (const { sa, rec, side } of found) {
     const state = accountStateRecord(boc, sa.accountCell, sa.account);
     if (state.hash === rec[side].hash) {
@@ -179,7 +210,22 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
     }
   }
   if (failed) throw failure;
+  // An account that does not exist on a side is absent from that side's ShardAccounts (block.tlb: the dictionary
+  // holds existing accounts), yet its state is fully known: `account_none$0`. Its hash is what the transaction's
+  // HASH_UPDATE names, so a record is filled only where its hash is that one. This keeps a deleted account's
+  // latest state (nonexist, balance 0) and a deployed account's state before.
+  for (const rec of records) {
+    for (const side of ['account_state_before', 'account_state_after'] as const) {
+      const st = rec[side];
+      if (st.account_status === null && st.hash === ACCOUNT_NONE_HASH) {
+        rec[side] = { hash: st.hash, balance: '0', extra_currencies: {}, account_status: 'nonexist', frozen_hash: null, data_hash: null, code_hash: null };
+      }
+    }
+  }
 }
+
+/** Hash of the cell `account_none$0` (block.tlb Account): one data bit 0, no refs; d1 = 0, d2 = 1, data 0x40 with its completion tag. */
+const ACCOUNT_NONE_HASH = nodeHash('sha256', Uint8Array.of(0, 1, 0x40), 'base64');
 
 /**
  * Hashes in one batch ({@link Boc.hashSubtrees}) the cells the records are about to hash one at a time. A

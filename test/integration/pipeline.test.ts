@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +24,8 @@ import { crc32c } from '../../shared/ton/boc/crc32c.js';
 import { loadConfig, tonflowConfigSchema, type TonflowConfig } from '../../shared/runtime/config.js';
 import { errorCode, isRetryable, UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import { createLogger, type Logger } from '../../shared/runtime/logger.js';
+import { createMetrics } from '../../shared/runtime/metrics.js';
+import { buildApp } from '../../services/gateway/app.js';
 import { migrate } from '../../shared/store/migrate.js';
 import type { Store } from '../../shared/store/store.js';
 import { decodeBlock, parseBlock } from '../../shared/ton/decode-block.js';
@@ -479,6 +481,45 @@ describeFixtures('pipeline, embedded (in-process bus, chdb)', () => {
     await first.close();
   });
 
+  it('rebuilds code an account\'s own state pruned from the cells stored for another account, and the v3 endpoint returns it', async () => {
+    // Block 52111590 touches jetton wallet 0:6625…; its state update prunes the wallet's code (unchanged), so its
+    // state row has only the code hash. The same block deploys another wallet of that code (0:7A90…, nonexist →
+    // active), whose new state carries the code whole. tongo names the hash: jetton_wallet_governed.
+    const account = '0:662553701B106DA52C4D5AF9A59E5A0BAF0B718430197F769669319F53CBAE57';
+    const tongo = JSON.parse(readFileSync(path.join(fixturesDir, 'contracts/tongo_interface_code_hashes.json'), 'utf8')) as Array<{ interface: string; code_hash: string }>;
+    const governed = tongo.find((e) => e.interface === 'jetton_wallet_governed')!.code_hash;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-fullstate-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    for (const f of ['mainnet_0_8000000000000000_71398501.boc', 'mainnet_0_6000000000000000_52111590.boc']) copyFileSync(path.join(BLOCKS_DIR, f), path.join(dir, f));
+    const p = await startPipeline(testConfig({ source: dir }));
+    onTestFinished(() => p.close());
+    await p.waitStored(2);
+    await p.follower;
+
+    const [row] = await p.store.query<{ code_hash: string; code_boc: string | null }>(
+      'SELECT code_hash, code_boc FROM latest_account_states FINAL WHERE account = {account:String}',
+      { account },
+    );
+    expect(b64ToHex(row!.code_hash)).toBe(governed);
+    expect(row!.code_boc).toBeNull();
+    const [cells] = await p.store.query<{ n: string; bytes: string }>('SELECT count() AS n, sum(length(hash) + length(record)) AS bytes FROM cells');
+    expect(Number(cells!.n)).toBeGreaterThan(0);
+
+    const app = await buildApp({
+      store: p.store,
+      logger: createLogger({ service: 'test', level: 'silent' }),
+      metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+      config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
+    });
+    onTestFinished(() => app.close());
+    const res = await app.inject({ method: 'GET', url: `/api/v3/accountStates?address=${account}&include_boc=true` });
+    expect(res.statusCode).toBe(200);
+    const [state] = res.json().accounts as Array<{ code_hash: string; code_boc?: string }>;
+    expect(state!.code_boc).toBeDefined();
+    expect(Cell.fromBase64(state!.code_boc!).hash().toString('hex')).toBe(governed);
+    expect(b64ToHex(state!.code_hash)).toBe(governed);
+  });
+
   it('dead-letters a corrupt block with x-error-code and x-source-offset and stores the blocks around it', async () => {
     const { dir, bad, expectedCode } = writeCorruptSet();
     const p = await startPipeline(testConfig({ source: dir }));
@@ -576,8 +617,16 @@ describeFixtures('decode workers (compiled, as `tonflow start|indexer` runs them
     // The stage's writer stores the encoded parts of all 14 blocks (one insert per table).
     await createStoreWriter({ store, logger: capturingLogger([]) })(chunk, new AbortController().signal);
     await expectFixtureBlocksStored(store);
+    // One point row per transaction; the cell store holds each state cell once, however many blocks carried it.
+    const distinctCells = new Set(
+      readdirSync(BLOCKS_DIR)
+        .filter((f) => f.endsWith('.boc'))
+        .flatMap((f) => decodeBlock(readFixture(`blocks/${f}`)).cells.map((c) => c.hash)),
+    ).size;
+    expect(distinctCells).toBeGreaterThan(0);
     for (const t of POINT_TABLES) {
-      expect(await store.query(`SELECT count() AS n FROM ${t}`), t).toEqual([{ n: '1270' }]);
+      const n = t === 'cells' ? String(distinctCells) : '1270';
+      expect(await store.query(`SELECT count() AS n FROM ${t}`), t).toEqual([{ n }]);
     }
 
     const bad = corruptBlock(readFixture(`blocks/${CORRUPT_SET[1]}`));

@@ -38,6 +38,7 @@ const KEY: { [T in keyof StoreRows]: (r: StoreRows[T][number]) => string } = {
   transaction_hash_points: (r) => r.hash,
   transaction_bocs: (r) => `${r.account}:${r.lt}`,
   key_block_configs: (r) => String(r.mc_seqno),
+  cells: (r) => r.hash,
 };
 /** `FROM t` as it reads each table's latest rows. */
 const latest = (t: string): string => (POINT_TABLES.has(t) ? t : `${t} FINAL`);

@@ -2,14 +2,16 @@ import { addressBookInterfaces as interfacesOf, parseWalletData, walletKind } fr
 import { type Db, type DbCore, type Req, query } from './db.js';
 import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
 import type { AccountStatus } from './records.js';
+import { withFullStates } from './full-states.js';
 
 /**
  * Account reads (api-v3.md §2, §8): the newest state per account from `latest_account_states` by its primary
  * key (README acc.by_address), the richest accounts through its `by_balance` projection (acc.top_balance).
  *
- * The store's states come from block state updates, which prune code and data: `code_boc`/`data_boc` are NULL
- * until a source with full states writes them, so accountStates omits the BoCs and walletStates/walletInformation
- * omit seqno and wallet_id for such accounts (wallet type and every other field come from the hashes).
+ * The store's states come from block state updates, which prune code and data: `code_boc`/`data_boc` are rebuilt
+ * from the cell store (repo/full-states.ts) when every cell of them has been seen in some block; otherwise they stay
+ * NULL, so accountStates omits the BoCs and walletStates/walletInformation omit seqno and wallet_id for such accounts
+ * (wallet type and every other field come from the hashes).
  */
 
 /** Latest states of `accounts` (absent accounts are simply missing), keyed by raw address. */
@@ -17,7 +19,8 @@ export async function latestStates(db: Db, req: Req, accounts: readonly string[]
   const states = await db.batches.latestStates.get(accounts, req);
   // Code hashes are what the address book needs: keep its cache warm.
   for (const [account, r] of states) db.caches.codeHashes.set(account, (r.code_hash as string | null) ?? null);
-  return states;
+  // Code and data the state update pruned, rebuilt from the cells other blocks carried (repo/full-states.ts).
+  return withFullStates(db, req, states);
 }
 
 /** {@link latestStates}' statement, for every account of a batch (batches.ts). */

@@ -109,7 +109,12 @@ export interface Caches {
   txRecords: Lru<string, TransactionRecord>;
   txRecordTtlMs: number;
   codeHashes: Lru<string, string | null>;
+  /** Code BoCs rebuilt from the cell store by code hash (repo/full-states.ts), bounded by total size. */
+  codeBocs: Lru<string, string>;
 }
+
+/** Most bytes of rebuilt code BoCs kept (base64 text): a few hundred distinct contracts' code. */
+const CODE_BOC_CACHE_BYTES = 16 << 20;
 
 export function createCaches(opts: CacheOptions): Caches {
   return {
@@ -120,6 +125,7 @@ export function createCaches(opts: CacheOptions): Caches {
     txRecords: new Lru(opts.txRecords, 0, Date.now, recordWeight, opts.txRecordBytes),
     txRecordTtlMs: opts.txRecordTtlMs,
     codeHashes: new Lru(opts.addressBookTtlMs > 0 ? opts.entries : 0, opts.addressBookTtlMs),
+    codeBocs: new Lru<string, string>(opts.entries, 0, Date.now, (boc) => boc.length, CODE_BOC_CACHE_BYTES),
   };
 }
 

@@ -3,6 +3,7 @@ import { accountStates } from './account-states.js';
 import { accountTransactions } from './account-transactions.js';
 import { blockTransactions } from './block-transactions.js';
 import { blocks } from './blocks.js';
+import { cells } from './cells.js';
 import { followerCheckpoints } from './follower-checkpoints.js';
 import { latestAccountStates } from './latest-account-states.js';
 import { messageContents } from './message-contents.js';
@@ -51,6 +52,7 @@ export const TABLES = [
   traceEdges,
   traceProgress,
   blockTransactions,
+  cells,
 ] as const;
 
 /**
@@ -59,6 +61,8 @@ export const TABLES = [
  * copy: a key the gateway finds in `transactions` before its point row exists is read from the tables instead.
  */
 export const WRITE_ORDER = [
+  // First: a reader that finds a state's hashes finds the cells it is rebuilt from (0028_cells.sql).
+  cells.name,
   messageContents.name,
   messageHashNorms.name,
   accountStates.name,
@@ -75,6 +79,6 @@ export const WRITE_ORDER = [
 
 /**
  * The key → value tables the decode stage writes (EmbeddedRocksDB: 0008_transaction_points.sql,
- * 0009_transaction_documents.sql): one row per key at once, no parts, merges, versions or FINAL.
+ * 0009_transaction_documents.sql, 0028_cells.sql): one row per key at once, no parts, merges, versions or FINAL.
  */
-export const POINT_TABLES: ReadonlySet<string> = new Set([transactionDocuments.name, transactionHashPoints.name]);
+export const POINT_TABLES: ReadonlySet<string> = new Set([transactionDocuments.name, transactionHashPoints.name, cells.name]);

@@ -150,3 +150,15 @@ export async function rebuildCell(rootHex: string, lookup: CellLookup, maxCells 
   }
   return { cell: built.get(rootHex)! };
 }
+
+/**
+ * The bag of cells (base64, no index, no CRC: the form `account_states.code_boc`/`data_boc` hold) of the cell whose
+ * hash is `hashB64` (base64, as the store keeps code and data hashes), rebuilt from stored records; null when some
+ * of its cells were never seen. Throws as {@link rebuildCell} does on a corrupt record.
+ */
+export async function rebuildBoc(hashB64: string, lookup: CellLookup, maxCells?: number): Promise<string | null> {
+  const hex = Buffer.from(hashB64, 'base64').toString('hex');
+  if (hex.length !== 64) throw new RangeError(`cell hash ${JSON.stringify(hashB64)} is not 32 bytes`);
+  const r = await rebuildCell(hex, lookup, maxCells);
+  return 'cell' in r ? r.cell.toBoc({ idx: false, crc32: false }).toString('base64') : null;
+}
