@@ -15,6 +15,7 @@ import {
   contentFromRow,
   groupBy,
   transactionFromRow,
+  withTraceId,
 } from './records.js';
 
 export type { AccountPageRow, MessageSide, TxKey, TxRead } from './records.js';
@@ -773,7 +774,33 @@ async function readTransactions(db: DbCore, req: Req, keys: readonly string[], e
   const out = new Map<string, TransactionRecord>(docs.map(([key, doc]) => [key, documentRecord(doc)]));
   const rest = out.size === keys.length ? [] : keys.filter((k) => !out.has(k));
   if (rest.length > 0) for (const rec of await toRecords(db, req, await readTransactionTables(db, req, rest))) out.set(keyOf(rec), rec);
+  await addTraceIds(db, req, out);
   return out;
+}
+
+/**
+ * Gives the records of `records` that lack one the `trace_id` the trace stage assigned (`trace_transactions`, its
+ * `by_tx` projection: one statement for the whole batch). The stage writes trace_transactions, not `transactions`, so
+ * this is where a record gets its trace; a record the stage has not reached yet stays without (cached for
+ * `txRecordTtlMs` only, {@link cacheRecord}).
+ */
+async function addTraceIds(db: DbCore, req: Req, records: Map<string, TransactionRecord>): Promise<void> {
+  const hashes: string[] = [];
+  for (const r of records.values()) if (r.trace_id === undefined) hashes.push(r.hash);
+  if (hashes.length === 0) return;
+  const rows = await query<{ tx_hash: string; trace_id: string }>(
+    db,
+    req,
+    // A transaction is in one trace; replayed rows repeat it.
+    'SELECT tx_hash, trace_id FROM trace_transactions WHERE tx_hash IN {hashes:Array(String)} LIMIT 1 BY tx_hash SETTINGS max_threads = 1',
+    { hashes },
+  );
+  if (rows.length === 0) return;
+  const traceOf = new Map(rows.map((r) => [String(r.tx_hash), String(r.trace_id)]));
+  for (const [k, r] of records) {
+    const t = r.trace_id === undefined ? traceOf.get(r.hash) : undefined;
+    if (t !== undefined) records.set(k, withTraceId(r, t));
+  }
 }
 
 /**
@@ -819,11 +846,9 @@ const DOC_ADDRESS = /"(-?\d+:[0-9A-F]{64})"/g;
 async function documentRecords(db: DbCore, req: Req, docs: ReadonlyArray<readonly [string, string]>, early: EarlyCodes): Promise<Map<string, TransactionRecord>> {
   if (docs.length > 0) await startCodes(db, req, docs, early);
   const records = new Map<string, TransactionRecord>();
-  for (const [key, doc] of docs) {
-    const rec = documentRecord(doc);
-    records.set(key, rec);
-    cacheRecord(db, key, rec);
-  }
+  for (const [key, doc] of docs) records.set(key, documentRecord(doc));
+  await addTraceIds(db, req, records);
+  for (const [key, rec] of records) cacheRecord(db, key, rec);
   return records;
 }
 
