@@ -89,18 +89,23 @@ export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { l
   const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
   const byUtime = f.start_utime !== undefined || f.end_utime !== undefined;
   const order = `${byUtime ? 'end_utime' : 'end_lt'} ${dir}, trace_id ${dir}`;
-  const rows = await query<TraceRow>(
+  // The 64-bit lts leave as text under other names: an alias named as its column would stand for it in WHERE and
+  // ORDER BY, which then compared and sorted text.
+  const rows = await query<Omit<TraceRow, 'start_lt' | 'end_lt' | 'state'> & { start_lt_text: string; end_lt_text: string; state_text: TraceRow['state'] }>(
     db,
     req,
-    `SELECT trace_id, external_hash, mc_seqno_start, mc_seqno_end, toString(start_lt) AS start_lt, start_utime,
-            toString(end_lt) AS end_lt, end_utime, toString(state) AS state, transactions, messages, pending_messages
+    `SELECT trace_id, external_hash, mc_seqno_start, mc_seqno_end, toString(start_lt) AS start_lt_text, start_utime,
+            toString(end_lt) AS end_lt_text, end_utime, toString(state) AS state_text, transactions, messages, pending_messages
      FROM (SELECT * FROM traces WHERE ${ids} ORDER BY version DESC LIMIT 1 BY trace_id)
      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
     params,
   );
-  return rows.map((r) => ({
+  return rows.map(({ start_lt_text, end_lt_text, state_text, ...r }) => ({
     ...r,
+    start_lt: start_lt_text,
+    end_lt: end_lt_text,
+    state: state_text,
     external_hash: r.external_hash === null ? null : String(r.external_hash),
     mc_seqno_start: Number(r.mc_seqno_start),
     mc_seqno_end: Number(r.mc_seqno_end),
