@@ -102,12 +102,12 @@ async function runPipeline(dir: string, expected: ExpectedTraces): Promise<Store
   return s;
 }
 
-function gateway(s: Store): Promise<FastifyInstance> {
+function gateway(s: Store, pointReads = false): Promise<FastifyInstance> {
   return buildApp({
     store: s,
     logger: silentLogger(),
     metrics: createMetrics({ service: 'gateway', processMetrics: false }),
-    config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
+    config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0, pointReads },
   });
 }
 
@@ -169,6 +169,18 @@ describeFixtures('gateway /api/v3/traces over the trace stage (devnet on the rea
     const byMsg = await api(`/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(adjacent.body.transactions[0].out_msgs[0].hash)}`);
     expect(byMsg.status).toBe(200);
     for (const tx of byMsg.body.transactions) expect(tx.trace_id).toBe(t.traceId);
+    // Records read from the point tables (transaction_documents) get it too.
+    const points = await gateway(store, true);
+    try {
+      for (const h of t.txs) {
+        const r = await get(points, `/api/v3/transactions?hash=${encodeURIComponent(h)}`);
+        expect(r.body.transactions[0].trace_id).toBe(want.traceOf.get(h));
+      }
+      const b = await get(points, `/api/v3/transactionsByMasterchainBlock?seqno=${mc}&limit=1000`);
+      for (const tx of b.body.transactions) expect(tx.trace_id, tx.hash).toBe(want.traceOf.get(tx.hash));
+    } finally {
+      await points.close();
+    }
   });
 
   it('traces by trace_id: TON Center\'s fields, types and order; values from the blocks', async () => {

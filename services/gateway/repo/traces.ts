@@ -57,8 +57,7 @@ export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { l
     ids = 'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_hash IN {hashes:Array(String)})';
   } else if (f.msgHashes !== undefined) {
     params.hashes = f.msgHashes;
-    params.outKeys = f.msgHashes.map((h) => `${h}|out`);
-    params.inKeys = f.msgHashes.map((h) => `${h}|in`);
+    params.sideKeys = f.msgHashes.flatMap((h) => [`${h}|in`, `${h}|out`]);
     // A message between two transactions of a trace is an edge of it; an external-in message (raw or normalized
     // hash) starts the trace of the transaction it went to (message_sides); an external-out one belongs to its
     // sender's trace, an internal one still to deliver or bounced to nowhere too (message_side_points).
@@ -70,7 +69,7 @@ export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { l
           SELECT tx_account, tx_lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)}
           UNION ALL
           SELECT splitByChar('|', tx)[1], toUInt64(splitByChar('|', tx)[2]) FROM message_side_points
-          WHERE key IN {outKeys:Array(String)} OR key IN {inKeys:Array(String)})))`;
+          WHERE key IN {sideKeys:Array(String)})))`;
   } else if (f.account !== undefined) {
     params.account = f.account;
     ids = 'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_account = {account:String})';
