@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../services/gateway/app.js';
 import { openBus, openSource, openStore, sourceName } from '../../services/common/wiring.js';
@@ -20,7 +21,7 @@ import { exportDevnet } from '../../shared/sources/devnet/export.js';
 import { migrate } from '../../shared/store/migrate.js';
 import type { Store } from '../../shared/store/store.js';
 import { waitFor } from '../helpers/bus-contract.js';
-import { describeFixtures, fixturesDir } from '../helpers/fixtures.js';
+import { describeFixtures, fixturesDir, repoRoot } from '../helpers/fixtures.js';
 import { get, silentLogger } from '../helpers/gateway.js';
 import { type ExpectedTraces, expectedTraces } from '../helpers/traces.js';
 
@@ -302,6 +303,18 @@ describeFixtures('gateway /api/v3/traces over the trace stage (devnet on the rea
     expect((await api('/api/v3/traces?sort=up')).body).toEqual({ error: 'wrong value for sort parameter' });
     expect((await api('/api/v3/traces?start_lt=x')).status).toBe(422);
     expect((await api('/api/v3/traces?trace_id=notahash')).status).toBe(422);
+  });
+
+  it('documents every parameter the published spec lists for /api/v3/traces and /api/v3/events', async () => {
+    const spec = parseYaml(readFileSync(path.join(repoRoot, '..', 'shared', 'reference', 'toncenter-api-v3.openapi.yaml'), 'utf8')) as any;
+    const ours = (await api('/api/v3/doc.json')).body;
+    // The published spec has no /api/v3/events (a deprecated alias): it takes the parameters of /api/v3/traces.
+    for (const url of ['/api/v3/traces', '/api/v3/events']) {
+      const published = (spec.paths['/api/v3/traces'].get.parameters as Array<{ name: string; in: string }>).filter((x) => x.in === 'query').map((x) => x.name);
+      expect(published.length).toBeGreaterThan(5);
+      const documented = (ours.paths[url].get.parameters as Array<{ name: string }>).map((x) => x.name);
+      for (const name of published) expect(documented, `${url} ${name}`).toContain(name);
+    }
   });
 
   // Last: it removes a transaction's trace.
