@@ -25,6 +25,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { blockRoutes } from './routes/blocks.js';
 import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
 import { transactionRoutes } from './routes/transactions.js';
+import { traceRoutes } from './routes/traces.js';
 import { CONVERSION_ERROR, conversionErrors, docDefaults, docRequired } from './schemas/common.js';
 import { JSON_RPC_PATH, v2Routes } from './routes/v2.js';
 import { serverTiming } from './server-timing.js';
@@ -509,6 +510,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   blockRoutes(app, deps);
   transactionRoutes(app, deps);
   accountRoutes(app, deps);
+  traceRoutes(app, deps);
   const tvm = opts.tvm ? createGatewayTvm(db, opts.tvm) : undefined;
   v3TvmRoutes(app, deps, tvm);
   v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm) });

@@ -135,6 +135,12 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       `INSERT INTO account_states (hash, account, last_trans_lt, balance, status) SELECT ${h('st')}, ${acct}, number, number, 'active' FROM numbers(200000)`,
       `INSERT INTO message_contents SELECT ${h('body')}, base64Encode(reinterpretAsString(sipHash128('boc', number))), NULL FROM numbers(200000)`,
       `INSERT INTO message_hash_norms SELECT ${h('norm')}, ${h('msg')} FROM numbers(200000)`,
+      // Traces of two transactions each, and an edge between them (the trace stage's tables, 0017-0018).
+      `INSERT INTO traces SELECT ${h('trace')}, NULL, NULL, 1000, 1001, number * 10, 1600000000, number * 10 + 5, 1600000001, 'complete', 2, 2, 0, 1001
+       FROM numbers(100000)`,
+      `INSERT INTO trace_transactions SELECT ${h('trace')}, ${h('ttx')}, ${acct}, number * 10, 1600000000, 1000, 1000 FROM numbers(100000)`,
+      `INSERT INTO trace_transactions SELECT ${h('trace')}, ${h('ttx2')}, ${acct}, number * 10 + 5, 1600000001, 1001, 1001 FROM numbers(100000)`,
+      `INSERT INTO trace_edges SELECT ${h('edge')}, ${h('trace')}, ${h('ttx')}, ${h('ttx2')}, 1000, 1001 FROM numbers(100000)`,
     ]) {
       await store.command(sql);
     }
@@ -175,7 +181,15 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
     const msg = await one<{ msg_hash: string; body_hash: string; source: string; destination: string; opcode: number }>(
       "SELECT msg_hash, body_hash, source, destination, opcode FROM messages WHERE tx_account = '" + tx.account + "' AND tx_lt = " + tx.lt + " AND direction = 'in'",
     );
+    const trace = await one<{ trace_id: string; tx_hash: string; tx_account: string }>(
+      'SELECT trace_id, tx_hash, tx_account FROM trace_transactions ORDER BY tx_lt LIMIT 1 OFFSET 77777',
+    );
+    const edge = await one<{ msg_hash: string }>(`SELECT msg_hash FROM trace_edges WHERE trace_id = '${trace.trace_id}'`);
     Object.assign(samples, {
+      trace: encodeURIComponent(trace.trace_id),
+      traceTx: encodeURIComponent(trace.tx_hash),
+      traceAccount: trace.tx_account,
+      edge: encodeURIComponent(edge.msg_hash),
       account: tx.account,
       lt: tx.lt,
       hash: encodeURIComponent(tx.hash),
@@ -252,6 +266,12 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       '/api/v2/shards?seqno=46991999',
       '/api/v2/getConfigParam?config_id=34&seqno=46991999',
       `/api/v2/tryLocateSourceTx?source=${s.source}&destination=${s.destination}&created_lt=1`,
+      // /api/v3/traces by each of its id filters (routes/traces.ts).
+      `/api/v3/traces?trace_id=${s.trace}`,
+      `/api/v3/traces?tx_hash=${s.traceTx}`,
+      `/api/v3/traces?msg_hash=${s.edge}`,
+      `/api/v3/traces?msg_hash=${s.msg}`,
+      `/api/v3/traces?account=${s.traceAccount}&start_lt=1`,
     ];
     const report: string[] = [];
     const failures: string[] = [];

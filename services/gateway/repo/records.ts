@@ -282,12 +282,13 @@ export function transactionFromRow(r: Row, messages: readonly Row[], contents: C
     emulated: false,
     finality: 'finalized',
   };
-  if (r.trace_id !== null && r.trace_id !== undefined) {
-    // trace_id sits after mc_block_seqno on the wire (omitted while unknown).
-    const { account, hash, lt, now, mc_block_seqno, ...rest } = tx;
-    return { account, hash, lt, now, mc_block_seqno, trace_id: str(r.trace_id), ...rest };
-  }
-  return tx;
+  return r.trace_id !== null && r.trace_id !== undefined ? withTraceId(tx, str(r.trace_id)) : tx;
+}
+
+/** `tx` with `trace_id`, which sits after mc_block_seqno on the wire (omitted while unknown). */
+export function withTraceId(tx: TransactionRecord, traceId: string): TransactionRecord {
+  const { account, hash, lt, now, mc_block_seqno, ...rest } = tx;
+  return { account, hash, lt, now, mc_block_seqno, trace_id: traceId, ...rest };
 }
 
 /** A transaction's key, with its record and its address book's code hashes when the lookup that found it read them. */

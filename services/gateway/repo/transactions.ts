@@ -16,6 +16,7 @@ import {
   contentFromRow,
   groupBy,
   transactionFromRow,
+  withTraceId,
 } from './records.js';
 
 export type { AccountPageRow, MessageSide, TxKey, TxRead } from './records.js';
@@ -778,7 +779,33 @@ async function readTransactions(db: DbCore, req: Req, keys: readonly string[], e
   }
   const rest = out.size === keys.length ? [] : keys.filter((k) => !out.has(k));
   if (rest.length > 0) for (const rec of await toRecords(db, req, await readTransactionTables(db, req, rest))) out.set(keyOf(rec), rec);
+  await addTraceIds(db, req, out);
   return out;
+}
+
+/**
+ * Gives the records of `records` that lack one the `trace_id` the trace stage assigned (`trace_transactions`, its
+ * `by_tx` projection: one statement for the whole batch). The stage writes trace_transactions, not `transactions`, so
+ * this is where a record gets its trace; a record the stage has not reached yet stays without (cached for
+ * `txRecordTtlMs` only, {@link cacheRecord}).
+ */
+async function addTraceIds(db: DbCore, req: Req, records: Map<string, TransactionRecord>): Promise<void> {
+  const hashes: string[] = [];
+  for (const r of records.values()) if (r.trace_id === undefined) hashes.push(r.hash);
+  if (hashes.length === 0) return;
+  const rows = await query<{ tx_hash: string; trace_id: string }>(
+    db,
+    req,
+    // A transaction is in one trace; replayed rows repeat it.
+    'SELECT tx_hash, trace_id FROM trace_transactions WHERE tx_hash IN {hashes:Array(String)} LIMIT 1 BY tx_hash SETTINGS max_threads = 1',
+    { hashes },
+  );
+  if (rows.length === 0) return;
+  const traceOf = new Map(rows.map((r) => [String(r.tx_hash), String(r.trace_id)]));
+  for (const [k, r] of records) {
+    const t = r.trace_id === undefined ? traceOf.get(r.hash) : undefined;
+    if (t !== undefined) records.set(k, withTraceId(r, t));
+  }
 }
 
 /**
@@ -827,10 +854,10 @@ async function documentRecords(db: DbCore, req: Req, docs: ReadonlyArray<readonl
   for (const [i, [key, doc]] of docs.entries()) {
     // A batch of pages is thousands of documents: other requests get the thread between slices (json-page.ts).
     if (i > 0 && i % RECORDS_PER_SLICE === 0) await yieldToLoop();
-    const rec = documentRecord(doc);
-    records.set(key, rec);
-    cacheRecord(db, key, rec);
+    records.set(key, documentRecord(doc));
   }
+  await addTraceIds(db, req, records);
+  for (const [key, rec] of records) cacheRecord(db, key, rec);
   return records;
 }
 

@@ -1,0 +1,173 @@
+import { type Db, type DbCore, type Req, query } from './db.js';
+import { type Sort, type TransactionRecord, type TxKey, compareU64 } from './records.js';
+
+/**
+ * /api/v3/traces (api-v3.md §3.2) over what the trace stage writes (services/traces/stage.ts): `traces` (one row per
+ * trace and version, 0017), `trace_transactions` (0018; by trace, `by_tx` by transaction hash, `by_account` by
+ * account, 0026).
+ *
+ * 1. a *lookup* returns the page's trace rows: the traces a filter names, found on a primary key or projection
+ *    (trace ids: `traces`' key; transaction hashes: `by_tx`; message hashes: `trace_edges`' key for messages between
+ *    transactions, `message_sides` / `message_side_points` for the others; an account: `by_account`), the newest
+ *    version of each, then the time, lt and masterchain conditions, TON Center's order and the page;
+ * 2. the *transactions* of those traces by `trace_transactions`' key, whose records the transaction reads load
+ *    ({@link TxKey}, repo/transactions.ts), with the trace tree built from their messages.
+ */
+
+/** TON Center's `-max-trace-txs`: a larger trace is answered without its transactions (`is_incomplete`). */
+export const MAX_TRACE_TXS = 4000;
+
+export interface TraceFilter {
+  account?: string;
+  traceIds?: string[];
+  txHashes?: string[];
+  msgHashes?: string[];
+  mcSeqno?: number;
+  start_utime?: number;
+  end_utime?: number;
+  start_lt?: string;
+  end_lt?: string;
+}
+
+/** The newest row of a trace in `traces`. */
+export interface TraceRow {
+  trace_id: string;
+  external_hash: string | null;
+  mc_seqno_start: number;
+  mc_seqno_end: number;
+  start_lt: string;
+  start_utime: number;
+  end_lt: string;
+  end_utime: number;
+  state: 'complete' | 'pending' | 'broken';
+  transactions: number;
+  messages: number;
+  pending_messages: number;
+}
+
+/** The traces of `f`, newest row of each, in TON Center's order (`end_lt S, trace_id S`, or `end_utime S, trace_id S` with a utime window). */
+export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { limit: number; offset: number; sort: Sort }): Promise<TraceRow[]> {
+  const params: Record<string, unknown> = { limit: page.limit, offset: page.offset };
+  let ids: string;
+  if (f.traceIds !== undefined) {
+    params.ids = f.traceIds;
+    ids = 'trace_id IN {ids:Array(String)}';
+  } else if (f.txHashes !== undefined) {
+    params.hashes = f.txHashes;
+    ids = 'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_hash IN {hashes:Array(String)})';
+  } else if (f.msgHashes !== undefined) {
+    params.hashes = f.msgHashes;
+    params.sideKeys = f.msgHashes.flatMap((h) => [`${h}|in`, `${h}|out`]);
+    // A message between two transactions of a trace is an edge of it; an external-in message (raw or normalized
+    // hash) starts the trace of the transaction it went to (message_sides); an external-out one belongs to its
+    // sender's trace, an internal one still to deliver or bounced to nowhere too (message_side_points).
+    ids = `trace_id IN (
+      SELECT trace_id FROM trace_edges WHERE msg_hash IN {hashes:Array(String)}
+      UNION ALL
+      SELECT trace_id FROM trace_transactions WHERE tx_hash IN (
+        SELECT hash FROM transactions WHERE (account, lt) IN (
+          SELECT tx_account, tx_lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)}
+          UNION ALL
+          SELECT splitByChar('|', tx)[1], toUInt64(splitByChar('|', tx)[2]) FROM message_side_points
+          WHERE key IN {sideKeys:Array(String)})))`;
+  } else if (f.account !== undefined) {
+    params.account = f.account;
+    ids = 'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_account = {account:String})';
+  } else {
+    ids = '1';
+  }
+  const where: string[] = [];
+  if (f.mcSeqno !== undefined) {
+    params.mc = f.mcSeqno;
+    where.push("state = 'complete'", 'mc_seqno_end = {mc:UInt32}');
+  }
+  if (f.start_utime !== undefined) (params.su = f.start_utime), where.push('end_utime >= {su:UInt32}');
+  if (f.end_utime !== undefined) (params.eu = f.end_utime), where.push('end_utime <= {eu:UInt32}');
+  if (f.start_lt !== undefined) (params.sl = f.start_lt), where.push('end_lt >= {sl:UInt64}');
+  if (f.end_lt !== undefined) (params.el = f.end_lt), where.push('end_lt <= {el:UInt64}');
+  const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
+  const byUtime = f.start_utime !== undefined || f.end_utime !== undefined;
+  const order = `${byUtime ? 'end_utime' : 'end_lt'} ${dir}, trace_id ${dir}`;
+  // The 64-bit lts leave as text under other names: an alias named as its column would stand for it in WHERE and
+  // ORDER BY, which then compared and sorted text.
+  const rows = await query<Omit<TraceRow, 'start_lt' | 'end_lt' | 'state'> & { start_lt_text: string; end_lt_text: string; state_text: TraceRow['state'] }>(
+    db,
+    req,
+    `SELECT trace_id, external_hash, mc_seqno_start, mc_seqno_end, toString(start_lt) AS start_lt_text, start_utime,
+            toString(end_lt) AS end_lt_text, end_utime, toString(state) AS state_text, transactions, messages, pending_messages
+     FROM (SELECT * FROM traces WHERE ${ids} ORDER BY version DESC LIMIT 1 BY trace_id)
+     ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    params,
+  );
+  return rows.map(({ start_lt_text, end_lt_text, state_text, ...r }) => ({
+    ...r,
+    start_lt: start_lt_text,
+    end_lt: end_lt_text,
+    state: state_text,
+    external_hash: r.external_hash === null ? null : String(r.external_hash),
+    mc_seqno_start: Number(r.mc_seqno_start),
+    mc_seqno_end: Number(r.mc_seqno_end),
+    start_utime: Number(r.start_utime),
+    end_utime: Number(r.end_utime),
+    transactions: Number(r.transactions),
+    messages: Number(r.messages),
+    pending_messages: Number(r.pending_messages),
+  }));
+}
+
+/** A transaction of a trace: its hash and its key for the transaction reads. */
+export interface TraceTxKey extends TxKey {
+  hash: string;
+}
+
+/** The transactions of `traceIds` (by `trace_transactions`' key), per trace, in lt order. */
+export async function traceTransactionKeys(db: Db, req: Req, traceIds: readonly string[]): Promise<Map<string, TraceTxKey[]>> {
+  const out = new Map<string, TraceTxKey[]>();
+  if (traceIds.length === 0) return out;
+  const rows = await query<{ trace_id: string; tx_hash: string; tx_account: string; tx_lt: string }>(
+    db,
+    req,
+    // Replayed rows repeat a transaction (same key).
+    `SELECT trace_id, tx_hash, tx_account, toString(tx_lt) AS tx_lt FROM trace_transactions WHERE trace_id IN {ids:Array(String)}
+     LIMIT 1 BY trace_id, tx_lt, tx_hash`,
+    { ids: traceIds },
+  );
+  for (const r of rows) {
+    let list = out.get(String(r.trace_id));
+    if (!list) out.set(String(r.trace_id), (list = []));
+    list.push({ hash: String(r.tx_hash), account: String(r.tx_account), lt: String(r.tx_lt) });
+  }
+  for (const list of out.values()) list.sort((a, b) => compareU64(a.lt, b.lt) || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+  return out;
+}
+
+/** A node of a trace tree as TON Center prints it: leaves have `children: []`. */
+export interface TraceNode {
+  tx_hash: string;
+  in_msg_hash: string | null;
+  children: TraceNode[];
+}
+
+/**
+ * The tree of a trace's transactions (in lt order, the root first): each transaction hangs under the one whose out
+ * message is its in message, children in lt order. `missing` when a transaction other than the root has no parent
+ * among them (TON Center's "missing node in trace found").
+ */
+export function traceTree(rootHash: string, txs: readonly TransactionRecord[]): { tree: TraceNode | null; missing: boolean } {
+  const nodes = new Map<string, TraceNode>();
+  const senderOf = new Map<string, string>();
+  for (const t of txs) {
+    nodes.set(t.hash, { tx_hash: t.hash, in_msg_hash: t.in_msg?.hash ?? null, children: [] });
+    for (const m of t.out_msgs) senderOf.set(m.hash, t.hash);
+  }
+  let missing = false;
+  for (const t of txs) {
+    if (t.hash === rootHash) continue;
+    const parent = t.in_msg ? senderOf.get(t.in_msg.hash) : undefined;
+    const node = parent !== undefined ? nodes.get(parent) : undefined;
+    if (node) node.children.push(nodes.get(t.hash)!);
+    else missing = true;
+  }
+  return { tree: nodes.get(rootHash) ?? null, missing: missing || !nodes.has(rootHash) };
+}
