@@ -19,32 +19,30 @@ export interface ClassifierInput {
 export async function readClassifierInput(store: Store, t: TraceJson): Promise<ClassifierInput> {
   const accounts = t.transactions.map((x) => x.account);
   const lts = t.transactions.map((x) => x.lt);
+  // lts travel as decimal text: an Array(UInt64) parameter does not take the client's quoted 64-bit values.
+  const ltList = 'arrayMap(x -> toUInt64(x), {lts:Array(String)})';
   const txRows = await store.query<{
     hash: string;
     account: string;
-    lt: string;
+    lt_text: string;
     now: number;
     mc_block_seqno: number | null;
     orig_status: string;
     end_status: string;
     total_fees: string;
-    descr_type: string;
-    aborted: boolean | null;
-    compute_exit_code: number | null;
-    compute_skip_reason: string | null;
+    description: string;
   }>(
-    `SELECT hash, account, toString(lt) AS lt, now, mc_block_seqno, orig_status, end_status, toString(total_fees) AS total_fees, descr_type, aborted,
-            compute_exit_code, compute_skip_reason
+    `SELECT hash, account, toString(lt) AS lt_text, now, mc_block_seqno, orig_status, end_status, toString(total_fees) AS total_fees, description
      FROM transactions FINAL
-     WHERE account IN {accounts:Array(String)} AND lt IN {lts:Array(UInt64)} AND has(arrayZip({accounts:Array(String)}, {lts:Array(UInt64)}), (account, lt))`,
+     WHERE account IN {accounts:Array(String)} AND lt IN (SELECT arrayJoin(${ltList})) AND has(arrayZip({accounts:Array(String)}, ${ltList}), (account, lt))`,
     { accounts, lts },
   );
-  const byKey = new Map(txRows.map((r) => [`${r.account}\0${r.lt}`, r]));
+  const byKey = new Map(txRows.map((r) => [`${r.account}\0${r.lt_text}`, r]));
   const missing = t.transactions.filter((x) => !byKey.has(`${x.account}\0${x.lt}`));
   if (missing.length > 0) throw new UpstreamUnavailableError('ACTIONS_TRACE_ROWS_MISSING', `trace ${t.trace_id}: ${missing.length} of its ${t.transactions.length} transactions are not stored`);
   const msgRows = await store.query<{
     tx_account: string;
-    tx_lt: string;
+    tx_lt_text: string;
     tx_hash: string;
     direction: 'in' | 'out';
     msg_hash: string;
@@ -60,10 +58,10 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
     bounced: boolean | null;
     body_hash: string;
   }>(
-    `SELECT DISTINCT tx_account, toString(tx_lt) AS tx_lt, tx_hash, toString(direction) AS direction, msg_hash, source, destination, toString(value) AS value,
+    `SELECT DISTINCT tx_account, toString(tx_lt) AS tx_lt_text, tx_hash, toString(direction) AS direction, msg_hash, source, destination, toString(value) AS value,
             value_extra_currencies, toString(fwd_fee) AS fwd_fee, toString(created_lt) AS created_lt, created_at, opcode, bounce, bounced, body_hash
      FROM messages
-     WHERE tx_account IN {accounts:Array(String)} AND tx_lt IN {lts:Array(UInt64)} AND has(arrayZip({accounts:Array(String)}, {lts:Array(UInt64)}), (tx_account, tx_lt))`,
+     WHERE tx_account IN {accounts:Array(String)} AND tx_lt IN (SELECT arrayJoin(${ltList})) AND has(arrayZip({accounts:Array(String)}, ${ltList}), (tx_account, tx_lt))`,
     { accounts, lts },
   );
   const bodyHashes = [...new Set(msgRows.map((m) => m.body_hash))];
@@ -80,7 +78,7 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
     return e;
   };
   for (const m of msgRows) {
-    const key = `${m.tx_account}\0${m.tx_lt}`;
+    const key = `${m.tx_account}\0${m.tx_lt_text}`;
     let list = msgsOf.get(key);
     if (!list) msgsOf.set(key, (list = []));
     const external = m.source === '';
@@ -109,19 +107,21 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
   }
   const transactions: TraceTransaction[] = t.transactions.map((x) => {
     const r = byKey.get(`${x.account}\0${x.lt}`)!;
+    // The v3 TransactionDescr JSON (shared/ton/records/transaction.ts): `type`, `aborted`, `compute_ph`.
+    const d = JSON.parse(r.description) as { type: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string; exit_code?: number } };
     return {
       hash: r.hash,
       account: r.account,
-      lt: r.lt,
+      lt: r.lt_text,
       now: Number(r.now),
       mc_block_seqno: r.mc_block_seqno === null ? null : Number(r.mc_block_seqno),
       orig_status: r.orig_status,
       end_status: r.end_status,
       total_fees: r.total_fees,
-      descr: r.descr_type,
-      aborted: r.aborted === true,
-      compute_exit_code: r.compute_exit_code === null ? null : Number(r.compute_exit_code),
-      skipped_reason: r.compute_skip_reason,
+      descr: d.type,
+      aborted: d.aborted === true,
+      compute_exit_code: d.compute_ph?.exit_code ?? null,
+      skipped_reason: d.compute_ph?.skipped ? (d.compute_ph.reason ?? null) : null,
       messages: msgsOf.get(`${x.account}\0${x.lt}`) ?? [],
     };
   });
