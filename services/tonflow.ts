@@ -18,8 +18,9 @@ const USAGE = `usage: tonflow <command> [options]
 
 commands:
   start [--source files:DIR|mainnet|testnet] [--data DIR] [--port N] [--mode embedded|distributed] ...
-                                follower, decode and trace stages in one process (embedded default: in-process bus, chdb)
-  follower, indexer, traces     one stage each, for --mode distributed (Kafka + ClickHouse server)
+                                follower, decode, trace and action stages in one process (embedded default: in-process bus, chdb)
+  follower, indexer, traces, actions
+                                one stage each, for --mode distributed (Kafka + ClickHouse server)
   gateway [--port N] [--api-keys-file FILE] ...
                                 the TON Center API v3 (and v2 block operations) over the store
   migrate                       apply pending ClickHouse migrations and exit
@@ -61,7 +62,8 @@ async function main(argv: string[]): Promise<number> {
     case 'start':
     case 'follower':
     case 'indexer':
-    case 'traces': {
+    case 'traces':
+    case 'actions': {
       const { main: run } = await import('./start/main.js');
       return run(command, rest, process.env);
     }

@@ -14,17 +14,18 @@ import { mcBlockSeqno } from '../../shared/contracts/mc-block.js';
 import { rawBlockMcSeqno } from '../../shared/contracts/raw-block.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
+import { runActionStage } from '../actions/stage.js';
 import { blockToRows } from '../indexer/to-rows.js';
 import { createStoreWriter, tableSchema } from '../indexer/sink.js';
 import { type ProgressSample, apiUrlOf, consoleLogLevel, createProgressConsole, resolveLogFormat } from './console.js';
 import { isGatewayConfig, startGateway } from '../gateway/main.js';
 
-export type Role = 'start' | 'follower' | 'indexer' | 'traces';
+export type Role = 'start' | 'follower' | 'indexer' | 'traces' | 'actions';
 
 /**
- * Composition root of the pipeline services: `tonflow start` (follower, decode and trace stages in one process;
- * the embedded default), `tonflow follower`, `tonflow indexer` and `tonflow traces` (one stage each, for Kafka
- * mode). The only place that reads configuration and creates clients; everything below receives its dependencies.
+ * Composition root of the pipeline services: `tonflow start` (follower, decode, trace and action stages in one
+ * process; the embedded default), `tonflow follower`, `tonflow indexer`, `tonflow traces` and `tonflow actions`
+ * (one stage each, for Kafka mode). The only place that reads configuration and creates clients; everything below receives its dependencies.
  */
 export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // `start` also runs the gateway, so it reads the gateway's keys too.
@@ -57,6 +58,7 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
   const runFollower = role === 'start' || role === 'follower';
   const runIndexer = role === 'start' || role === 'indexer';
   const runTraces = role === 'start' || role === 'traces';
+  const runActions = role === 'start' || role === 'actions';
   let ready = false;
 
   // Closers run in reverse: registered first, closed last. Clients first, then the loops that use them.
@@ -123,6 +125,29 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
       }),
     );
     shutdown.add('trace stage', () => consumer.stop());
+  }
+  if (runActions) {
+    const traces = metrics.counter({ name: 'classified_traces', unit: 'total', help: 'Traces classified into actions' });
+    const actions = metrics.counter({ name: 'classified_actions', unit: 'total', help: 'Actions stored and published' });
+    const dlq = metrics.counter({ name: 'dead_lettered_traces', unit: 'total', help: 'Trace messages sent to the dead-letter topic' });
+    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.actions`, topics: [topics.traces] });
+    const log = logger.child({ module: 'actions' });
+    loops.push(
+      runActionStage({
+        consumer,
+        store,
+        producer,
+        actionsTopic: topics.actions,
+        logger: log,
+        deadLetter: async (msg, error) => {
+          log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'trace message dead-lettered');
+          await deadLetter(producer, topics.tracesDlq, msg, error);
+        },
+        counters: { messages: traces, items: actions, deadLettered: dlq },
+        onBatch: (b) => log.debug(b, 'actions stored'),
+      }),
+    );
+    shutdown.add('action stage', () => consumer.stop());
   }
   if (runIndexer) {
     const blocks = metrics.counter({ name: 'decoded_blocks', unit: 'total', help: 'Blocks decoded and stored' });

@@ -15,6 +15,10 @@ export interface Topics {
   traces: string;
   /** mc-block.ts, plus the dead-letter headers: masterchain-block messages the trace stage could not read. */
   mcBlocksDlq: string;
+  /** actions.ts: each classified trace's actions, in the order the traces topic carried the traces. */
+  actions: string;
+  /** trace.ts, plus the dead-letter headers: trace messages the action stage could not classify. */
+  tracesDlq: string;
 }
 
 /** What naming and sizing the topics depends on (a subset of the configuration). */
@@ -32,6 +36,8 @@ export function topicNames(config: Pick<TopicsConfig, 'topicPrefix'>): Topics {
     mcBlocks: `${p}.blocks.mc`,
     mcBlocksDlq: `${p}.blocks.mc.dlq`,
     traces: `${p}.traces`,
+    tracesDlq: `${p}.traces.dlq`,
+    actions: `${p}.actions`,
   };
 }
 
@@ -54,5 +60,7 @@ export function topicSpecs(config: TopicsConfig): TopicSpec[] {
     { name: t.mcBlocks, partitions: 1 },
     { name: t.mcBlocksDlq, partitions: 1 },
     { name: t.traces, partitions: 1, maxMessageBytes: TRACE_MAX_BYTES },
+    { name: t.tracesDlq, partitions: 1, maxMessageBytes: TRACE_MAX_BYTES },
+    { name: t.actions, partitions: 1, maxMessageBytes: TRACE_MAX_BYTES },
   ];
 }

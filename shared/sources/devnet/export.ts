@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DevnetChain } from './chain.js';
 import { genesis } from './genesis.js';
 import { blockFileName } from './store.js';
-import { type TrafficProfile, TrafficGenerator } from './traffic.js';
+import { type TrafficProfile, type TrafficRecord, TrafficGenerator } from './traffic.js';
 
 export interface ExportOptions {
   /** Directory the block BOCs are written to (created if missing); replay it with `--source files:DIR`. */
@@ -20,6 +20,8 @@ export interface ExportOptions {
   genesisUtime?: number;
   walletsPerKind?: number;
   onProgress?: (p: ExportResult) => void;
+  /** Told of every action the traffic generator sends (traffic.ts). */
+  record?: (action: TrafficRecord) => void;
 }
 
 export interface ExportResult {
@@ -48,7 +50,7 @@ export async function exportDevnet(opts: ExportOptions): Promise<ExportResult> {
   const genesisUtime = opts.genesisUtime ?? Math.floor(Date.now() / 1000);
   const g = genesis({ seed, now: genesisUtime, walletsPerKind: opts.walletsPerKind });
   const chain = await DevnetChain.create({ seed, genesisUtime, accounts: g.accounts });
-  const traffic = new TrafficGenerator(g.actors, { profile: opts.traffic ?? 'default', tps: opts.tps ?? 1000, seed }, TrafficGenerator.initialState(seed));
+  const traffic = new TrafficGenerator(g.actors, { profile: opts.traffic ?? 'default', tps: opts.tps ?? 1000, seed, ...(opts.record ? { record: opts.record } : {}) }, TrafficGenerator.initialState(seed));
   await mkdir(opts.out, { recursive: true });
   const started = performance.now();
   const cpu0 = process.cpuUsage();

@@ -155,7 +155,15 @@ export interface TrafficOptions {
    */
   tps: number;
   seed: string;
+  /** Told of every action sent (tests check what the pipeline makes of the chain against it). */
+  record?: (action: TrafficRecord) => void;
 }
+
+/** An action the generator sent, as it meant it: a jetton transfer by owners, an NFT transfer by item. */
+export type TrafficRecord =
+  | { kind: 'bounced_transfer'; from: StdAddr; to: StdAddr; value: bigint }
+  | { kind: 'jetton_transfer' | 'stablecoin_transfer'; queryId: bigint; from: StdAddr; to: StdAddr; amount: bigint; minter: StdAddr }
+  | { kind: 'nft_transfer'; queryId: bigint; from: StdAddr; to: StdAddr; item: StdAddr };
 
 export class TrafficGenerator {
   private readonly weights: Array<[ActionKind, number]>;
@@ -298,8 +306,12 @@ export class TrafficGenerator {
       }
       case 'ton_to_new_address':
         return made(ctx.send(this.choose(this.senders), [{ to: this.freshAddress(), value: TON / 5n, bounce: false, body: commentBody('hello, new account') }]));
-      case 'bounced_transfer':
-        return made(ctx.send(this.choose(this.senders), [{ to: this.freshAddress(), value: TON / 2n, bounce: true, body: commentBody('this bounces') }]));
+      case 'bounced_transfer': {
+        const from = this.choose(this.senders);
+        const to = this.freshAddress();
+        this.opts.record?.({ kind, from: from.address, to, value: TON / 2n });
+        return made(ctx.send(from, [{ to, value: TON / 2n, bounce: true, body: commentBody('this bounces') }]));
+      }
       case 'failed_transaction': {
         // A jetton transfer sent to someone else's jetton wallet: the wallet rejects the sender and the message bounces.
         const from = this.choose(this.senders);
@@ -321,6 +333,7 @@ export class TrafficGenerator {
         const to = this.choose(a.wallets);
         const amount = 1n + (balance * BigInt(1 + this.int(50))) / 10_000n;
         const payload = this.int(2) === 0 ? commentBody(`jetton payment ${queryId}`) : null;
+        this.opts.record?.({ kind, queryId, from: from.address, to: to.address, amount, minter: j.minter });
         return made(ctx.send(from, [{ to: j.walletOf(from.address), value: TON / 10n, bounce: true, body: jettonTransferBody(queryId, amount, to.address, from.address, TON / 100n, payload) }]));
       }
       case 'jetton_mint': {
@@ -345,6 +358,7 @@ export class TrafficGenerator {
         if (!from || from.kind === 'highload-v3') return null;
         const to = this.choose(a.wallets);
         moving.push([index, ctx.seqno]);
+        this.opts.record?.({ kind, queryId, from: from.address, to: to.address, item: a.nft.itemAddress(index) });
         return made(ctx.send(from, [{ to: a.nft.itemAddress(index), value: TON / 10n, bounce: true, body: nftTransferBody(queryId, to.address, from.address, TON / 100n) }]));
       }
       case 'nft_mint': {

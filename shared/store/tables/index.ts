@@ -1,3 +1,4 @@
+import { actions } from './actions.js';
 import { accountRecentTransactions } from './account-recent-transactions.js';
 import { accountStates } from './account-states.js';
 import { accountTransactions } from './account-transactions.js';
@@ -53,6 +54,7 @@ export const TABLES = [
   traceProgress,
   blockTransactions,
   cells,
+  actions,
 ] as const;
 
 /**

@@ -1,0 +1,106 @@
+import type { Consumer, IncomingMessage, Producer } from '../../shared/bus/bus.js';
+import { type TraceActionsJson, encodeTraceActions } from '../../shared/contracts/actions.js';
+import { decodeTrace } from '../../shared/contracts/trace.js';
+import type { Logger } from '../../shared/runtime/logger.js';
+import { retry } from '../../shared/runtime/retry.js';
+import type { Store } from '../../shared/store/store.js';
+import type { ActionTableRow } from '../../shared/store/tables/actions.js';
+import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
+import type { ActionRow } from '../../shared/ton/actions/row.js';
+import { type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
+import { readClassifierInput } from './read.js';
+
+/**
+ * The action stage, on the stage runner (stage.ts): completed traces in (trace.ts, published by the trace stage
+ * once their rows are stored), actions out. For each trace it reads the transactions, messages and bodies from the
+ * store (read.ts), classifies them (shared/ton/actions), writes the rows to `actions` and publishes them to the
+ * actions topic (actions.ts) after they are stored.
+ *
+ * Restarts and replays: classification is a function of the stored trace, and an action's id a function of its
+ * messages, so a replayed trace writes the same (trace_id, action_id) rows again (ReplacingMergeTree keeps one) and
+ * publishes the same message again (at-least-once).
+ */
+
+/** Pseudo-table of a chunk: the traces' action messages to publish once the chunk's rows are stored. */
+const PUBLISH = '@publish';
+export const ACTION_TABLES = ['actions'] as const;
+
+export interface ActionStageDeps {
+  consumer: Consumer;
+  store: Store;
+  producer: Producer;
+  /** The actions topic (actions.ts). */
+  actionsTopic: string;
+  deadLetter: (msg: IncomingMessage, error: unknown) => Promise<void>;
+  logger: Logger;
+  counters?: StageCounters;
+  /** Called with each trace once its actions are stored and published. */
+  onTrace?: (traceId: string, actions: number) => void;
+  onBatch?: (info: { traces: number; actions: number; ms: number }) => void;
+}
+
+export async function runActionStage(deps: ActionStageDeps): Promise<void> {
+  const tableWriter = createTableWriter({ store: deps.store, logger: deps.logger, tables: ACTION_TABLES });
+  const onBatch = deps.onBatch;
+  await runStage(deps.consumer, {
+    mapper: createActionMapper({ store: deps.store }),
+    write: async (rows, signal) => {
+      const publish = rows.get(PUBLISH);
+      rows.delete(PUBLISH);
+      await tableWriter(rows, signal);
+      if (publish && publish.objects.length > 0) {
+        const messages = publish.objects.map((o) => encodeTraceActions(o as TraceActionsJson));
+        await retry(() => deps.producer.send(deps.actionsTopic, messages), { what: 'publish actions', signal, logger: deps.logger });
+        for (const o of publish.objects as TraceActionsJson[]) deps.onTrace?.(o.trace_id, o.actions.length);
+      }
+    },
+    deadLetter: deps.deadLetter,
+    ...(deps.counters ? { counters: deps.counters } : {}),
+    ...(onBatch ? { onBatch: (r) => onBatch({ traces: r.messages, actions: r.items, ms: r.ms }) } : {}),
+  });
+}
+
+/** The stage's mapping: one trace message → its action rows (and the actions message). */
+export function createActionMapper(deps: { store: Store }): StageMapper {
+  return {
+    depth: 1,
+    inThread: true,
+    close: async () => {},
+    async map(msg): Promise<MappedMessage> {
+      const t = decodeTrace(msg);
+      const input = await readClassifierInput(deps.store, t);
+      const rows = createClassifier(input.repo).classify(input.trace);
+      const published: TraceActionsJson = {
+        trace_id: t.trace_id,
+        mc_seqno_end: t.mc_seqno_end,
+        actions: rows.map((r) => rowToJson(r) as TraceActionsJson['actions'][number]),
+      };
+      return { rows: { actions: rows.map(tableRow), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
+    },
+  };
+}
+
+/** A classifier row as stored: the generic columns, and the whole row's JSON in `details`. */
+export function tableRow(r: ActionRow): ActionTableRow {
+  return {
+    trace_id: r.trace_id,
+    action_id: r.action_id,
+    type: r.type,
+    success: r.success,
+    start_lt: r.start_lt.toString(),
+    end_lt: r.end_lt.toString(),
+    start_utime: r.start_utime,
+    end_utime: r.end_utime,
+    mc_seqno_end: r.mc_seqno_end,
+    trace_end_lt: r.trace_end_lt.toString(),
+    trace_end_utime: r.trace_end_utime,
+    trace_mc_seqno_end: r.trace_mc_seqno_end,
+    trace_external_hash: r.trace_external_hash,
+    trace_external_hash_norm: r.trace_external_hash_norm,
+    parent_action_id: r.parent_action_id,
+    ancestor_type: r.ancestor_type ?? [],
+    tx_hashes: r.tx_hashes,
+    accounts: [...new Set(r.accounts)],
+    details: JSON.stringify(rowToJson(r)),
+  };
+}

@@ -1,0 +1,62 @@
+import type { AccountInterfaces } from '../actions/interfaces.js';
+import { bodySlice, loadAddr } from '../bodies/cell.js';
+import { interfacesOfCode } from './repository.js';
+
+/**
+ * What the action classifier needs to know about one account (shared/ton/actions/interfaces.ts), from its stored
+ * state and from what a trace's messages show about it. A code hash in the known table (code-hashes.ts) settles the
+ * interface; otherwise a message only a jetton wallet (or NFT item) takes or sends marks the account as one, as
+ * TON Center's detector would find by running the standard get-methods. Either way the fields come from the
+ * account's data cell in the standard layouts:
+ *  - jetton wallet (TEP-74 reference wallet): `balance:Coins owner_address:MsgAddress jetton_master_address:MsgAddress
+ *    jetton_wallet_code:^Cell`;
+ *  - NFT item (TEP-62 reference item): `index:uint64 collection_address:MsgAddress owner_address:MsgAddress
+ *    content:^Cell` (before initialisation only index and collection).
+ * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
+ * basic blocks, as TON Center does for an account whose get-methods fail).
+ */
+
+/** TEP-74 `transfer`, `internal_transfer`: bodies only a jetton wallet takes. */
+const JETTON_WALLET_IN_OPS = new Set([0x0f8a7ea5, 0x178d4519, 0x595f07bc]);
+/** TEP-74 `transfer_notification`, `excesses` (from a wallet), `burn_notification`: bodies a jetton wallet sends. */
+const JETTON_WALLET_OUT_OPS = new Set([0x7362d09c, 0x7bdd97de]);
+/** TEP-62 `transfer`, `get_static_data`: bodies an NFT item takes. */
+const NFT_ITEM_IN_OPS = new Set([0x5fcc3d14, 0x2fcb26a2]);
+/** TEP-62 `ownership_assigned`, `report_static_data`: bodies an NFT item sends. */
+const NFT_ITEM_OUT_OPS = new Set([0x05138d91, 0x8b771735]);
+
+export interface AccountEvidence {
+  /** Opcodes (unsigned 32-bit) of messages the account received in the trace. */
+  inOps: ReadonlySet<number>;
+  /** Opcodes of messages the account sent in the trace. */
+  outOps: ReadonlySet<number>;
+}
+
+export function accountFacts(address: string, state: { codeHash: string | null; dataBoc: string | null }, evidence: AccountEvidence): AccountInterfaces | undefined {
+  const kinds = new Set(interfacesOfCode(state.codeHash).map((i) => i.kind));
+  const shows = (inOps: Set<number>, outOps: Set<number>): boolean => [...evidence.inOps].some((o) => inOps.has(o)) || [...evidence.outOps].some((o) => outOps.has(o));
+  const out: AccountInterfaces = {};
+  if (state.dataBoc !== null && (kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS))) {
+    try {
+      const s = bodySlice(state.dataBoc);
+      const balance = s.loadCoins();
+      const owner = loadAddr(s);
+      const jetton = loadAddr(s);
+      if (owner !== null && jetton !== null) out.jettonWallet = { address, owner, jetton, balance };
+    } catch {
+      // Not the reference layout.
+    }
+  }
+  if (state.dataBoc !== null && (kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS))) {
+    try {
+      const s = bodySlice(state.dataBoc);
+      const index = s.loadUintBig(64);
+      const collection = loadAddr(s);
+      const owner = s.remainingBits > 0 ? loadAddr(s) : null;
+      out.nftItem = { address, index, collection, owner, init: owner !== null };
+    } catch {
+      // Not the reference layout.
+    }
+  }
+  return out.jettonWallet || out.nftItem ? out : undefined;
+}
