@@ -8,7 +8,7 @@ import { decodeBlock } from '../shared/ton/decode-block.js';
 import { keyValueTableBytes } from './store-size.js';
 
 /**
- * Storage cost of the cell store (0028_cells.sql): decodes every block of `dir`, inserts the whole state cells the
+ * Storage cost of the cell store (0025_cells.sql): decodes every block of `dir`, inserts the whole state cells the
  * decode stage writes into a fresh embedded store, and reports the bytes inserted (hash + record text, before
  * deduplication across blocks) and the table's RocksDB directory after compaction, each per transaction.
  */

@@ -103,7 +103,7 @@ export interface RowsInput {
   shardHashes?: ReadonlyArray<{ root_hash: string; file_hash: string }>;
   /** A key block's config dictionary BOC (`decodeBlock().config`). */
   config?: string | null;
-  /** The whole cells of the block's touched account states (`decodeBlock().cells`; 0028_cells.sql); absent: none written. */
+  /** The whole cells of the block's touched account states (`decodeBlock().cells`; 0025_cells.sql); absent: none written. */
   cells?: readonly CellRow[];
 }
 

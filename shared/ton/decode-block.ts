@@ -59,7 +59,7 @@ export interface DecodeBlockOptions {
   accountStates?: boolean;
   /**
    * Collect the whole cells of each touched account's Account subtree on both sides of the state update into
-   * `cells` (0028_cells.sql): what later reads rebuild pruned code and data from. Default true; needs
+   * `cells` (0025_cells.sql): what later reads rebuild pruned code and data from. Default true; needs
    * `accountStates`.
    */
   cells?: boolean;
@@ -190,7 +190,7 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
   prehash(boc, found.map((f) => f.sa.accountCell));
   if (cells) {
     // Every Account found, matching its record or not: its whole cells are true cells of some state either way,
-    // keyed by the hash they have there. The ShardAccounts nodes above them are left out (0028_cells.sql).
+    // keyed by the hash they have there. The ShardAccounts nodes above them are left out (0025_cells.sql).
     const seen = new Set<string>();
     collectWholeCells(
       boc,

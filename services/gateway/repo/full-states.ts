@@ -3,7 +3,7 @@ import { cells } from '../../../shared/store/tables/cells.js';
 import { type DbCore, type Req, query } from './db.js';
 
 /**
- * Code and data of stored states, rebuilt from the cell store (0028_cells.sql) when the state row lacks them: a
+ * Code and data of stored states, rebuilt from the cell store (0025_cells.sql) when the state row lacks them: a
  * block's state update prunes what the block did not change, so most rows hold only `code_hash`/`data_hash`. Every
  * reader of account states goes through here (v3 accountStates/walletStates/addressInformation/walletInformation,
  * v2 getAddressInformation, the TVM's states), so they agree on what is known.

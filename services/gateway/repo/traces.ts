@@ -4,7 +4,7 @@ import { type Sort, type TransactionRecord, type TxKey, compareU64 } from './rec
 /**
  * /api/v3/traces (api-v3.md §3.2) over what the trace stage writes (services/traces/stage.ts): `traces` (one row per
  * trace and version, 0017), `trace_transactions` (0018; by trace, `by_tx` by transaction hash, `by_account` by
- * account, 0026).
+ * account, 0024).
  *
  * 1. a *lookup* returns the page's trace rows: the traces a filter names, found on a primary key or projection
  *    (trace ids: `traces`' key; transaction hashes: `by_tx`; message hashes: `trace_edges`' key for messages between

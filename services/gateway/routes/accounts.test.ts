@@ -174,7 +174,7 @@ describeGatewaySuites('accounts', (s) => {
         expect(wi.body).toMatchObject({ wallet_type: kind.type, seqno: expected.seqno, status: 'active', balance: '123', last_transaction_lt: rows[found.indexOf(f)]!.last_trans_lt });
         const ai = await api(`/api/v3/account?address=${f.address}`);
         expect(ai.body).toMatchObject({ balance: '123', data: rows[found.indexOf(f)]!.data_boc, frozen_hash: null, status: 'active' });
-        // The row has no code cell: it is rebuilt from the cell store (0028_cells.sql) when some fixture block held
+        // The row has no code cell: it is rebuilt from the cell store (0025_cells.sql) when some fixture block held
         // that code whole, and is then the very code of the wallet's real pre-block state.
         if (ai.body.code !== null) {
           expect(ai.body.code).toBe(found.find((x) => x.address === f.address)!.codeBoc);

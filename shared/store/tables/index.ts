@@ -63,7 +63,7 @@ export const TABLES = [
  * copy: a key the gateway finds in `transactions` before its point row exists is read from the tables instead.
  */
 export const WRITE_ORDER = [
-  // First: a reader that finds a state's hashes finds the cells it is rebuilt from (0028_cells.sql).
+  // First: a reader that finds a state's hashes finds the cells it is rebuilt from (0025_cells.sql).
   cells.name,
   messageContents.name,
   messageHashNorms.name,
@@ -81,6 +81,6 @@ export const WRITE_ORDER = [
 
 /**
  * The key → value tables the decode stage writes (EmbeddedRocksDB: 0008_transaction_points.sql,
- * 0009_transaction_documents.sql, 0028_cells.sql): one row per key at once, no parts, merges, versions or FINAL.
+ * 0009_transaction_documents.sql, 0025_cells.sql): one row per key at once, no parts, merges, versions or FINAL.
  */
 export const POINT_TABLES: ReadonlySet<string> = new Set([transactionDocuments.name, transactionHashPoints.name, cells.name]);
