@@ -78,7 +78,7 @@ export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult
       const group = await source.sealNext();
       for (const b of group.blocks) {
         const rows = toRows(decodeBlock(b.data), { mcSeqno: b.mcSeqno ?? group.mcSeqno, points: true });
-        for (const t of STORE_TABLES) await store.insert(t, rows[t] as object[]);
+        for (const t of STORE_TABLES) await store.insert(t, rows[t]);
       }
     }
     const buildS = (performance.now() - t0) / 1000;

@@ -42,7 +42,7 @@ export function parseApiKeys(src: KeySources, fileName = 'keys file'): ApiKey[] 
       issues.push(`${where}: account must be a non-empty string`);
       return;
     }
-    keys.push({ key, rps: n, account: (account as string | undefined) ?? `key:${key}` });
+    keys.push({ key, rps: n, account: (account) ?? `key:${key}` });
   };
   if (src.file !== undefined) {
     let data: unknown;

@@ -16,9 +16,7 @@ import { type TransactionHashPointRow, transactionHashPoints } from '../../share
 import { type TransactionRow, transactions } from '../../shared/store/tables/transactions.js';
 import type { BlockHeaderHashes, V3Block } from '../../shared/ton/records/block.js';
 import type { V3Message, V3MessageContent } from '../../shared/ton/records/message.js';
-import { shardHex } from '../../shared/ton/records/format.js';
 import type { V3AccountState, V3BlockId, V3Transaction } from '../../shared/ton/records/transaction.js';
-import type { Block } from '../../shared/ton/tlb/Block.js';
 
 export type {
   AccountStateRow,

@@ -6,7 +6,7 @@ import type { Logger } from '../../shared/runtime/logger.js';
 import { retry } from '../../shared/runtime/retry.js';
 import type { Store } from '../../shared/store/store.js';
 import { type Edge, type McBlockAssembly, type Trace, TraceAssembler, type TraceState, type TraceTx, type TraceTxRef } from '../../shared/ton/traces.js';
-import { type MappedMessage, type StageCounters, type StageMapper, type TableRows, createTableWriter, runStage } from '../stages/stage.js';
+import { type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
 
 /**
  * The trace stage, on the stage runner (stage.ts): masterchain-block messages in (mc-block.ts, one partition, in

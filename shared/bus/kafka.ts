@@ -3,7 +3,6 @@ import {
   Kafka,
   Partitioners,
   logLevel,
-  type Consumer as KafkaJsConsumer,
   type EachBatchPayload,
   type IHeaders,
   type KafkaMessage,

@@ -373,7 +373,7 @@ describe('memory bus', () => {
         const t = (realSet as (...a: unknown[]) => NodeJS.Timeout)(fn, ms, ...args);
         if ((ms ?? 0) >= 30_000) pending.add(t);
         return t;
-      }) as typeof setTimeout);
+      }));
       vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((t?: NodeJS.Timeout) => {
         pending.delete(t);
         realClear(t);

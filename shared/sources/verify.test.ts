@@ -39,7 +39,7 @@ describe('verifyCandidates', () => {
     const v = verifyCandidates(chain);
     expect(v.rejected).toEqual([]);
     expect([...v.accepted.keys()].sort()).toEqual(chain.map((b) => blockKey(b.id)).sort());
-    const unverified = [...v.accepted.values()].filter((a) => a.stated === null).map((a) => (a.block as C).name);
+    const unverified = [...v.accepted.values()].filter((a) => a.stated === null).map((a) => (a.block).name);
     expect(unverified).toEqual(['mc3']);
     expect(v.accepted.get(blockKey(l12.id))!.stated!.by).toBe('prev_ref of 0:8000000000000000:13');
     expect(v.accepted.get(blockKey(m13.id))!.stated!.by).toBe('ShardDescr in masterchain block 3');
@@ -70,7 +70,7 @@ describe('verifyCandidates', () => {
   it('two different blocks for the newest masterchain block: a conflict, both rejected', () => {
     const bad = forged(mc3, 200);
     const v = verifyCandidates([...chain, bad]);
-    expect(v.rejected.map((r) => (r.block as C).name).sort()).toEqual(['mc3', "mc3'"].sort());
+    expect(v.rejected.map((r) => (r.block).name).sort()).toEqual(['mc3', "mc3'"].sort());
     expect(v.rejected.map((r) => r.error.code)).toEqual(['BLOCK_CONFLICT', 'BLOCK_CONFLICT']);
     // m13 was stated by mc3 alone.
     expect(v.accepted.get(blockKey(m13.id))!.stated).toBeNull();

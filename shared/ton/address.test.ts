@@ -85,9 +85,9 @@ describe('addresses', () => {
     const a = '0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8';
     // indexing-semantics §3.1: the v4r2 code hash is one of the eleven wallet codes; highload v3 is not.
     expect(addressBookFriendly(a, '/rX/aCDi/w2Ug+fg1iyBfYRniftK5YDIeIZtlZ2r1cA=', false)).toBe(friendlyAddress(a, { bounceable: false, testnet: false }));
-    expect(addressBookFriendly(a, null, false)!.startsWith('UQ')).toBe(true);
+    expect(addressBookFriendly(a, null, false).startsWith('UQ')).toBe(true);
     expect(addressBookFriendly(a, 'EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', false)).toBe('EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N');
-    expect(addressBookFriendly(a, 'EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', true)!.startsWith('kQ')).toBe(true);
+    expect(addressBookFriendly(a, 'EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', true).startsWith('kQ')).toBe(true);
     expect(addressBookFriendly('addr_var', null, false)).toBe('addr_none');
   });
 });

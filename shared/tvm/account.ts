@@ -62,7 +62,7 @@ export function shardAccountOf(s: TvmAccountState, now: number): string {
         : s.status === 'frozen'
           ? { type: 'frozen' as const, stateHash: BigInt('0x' + Buffer.from(s.frozenHash ?? new Uint8Array(32)).toString('hex')) }
           : { type: 'uninit' as const };
-    const refs = state.type === 'active' ? [state.state.code!, state.state.data!] : [];
+    const refs = state.type === 'active' ? [state.state.code, state.state.data] : [];
     sa = {
       account: {
         addr: Address.parseRaw(s.address),

@@ -1,5 +1,5 @@
 import { Cell, beginCell } from '@ton/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeFixtures, readFixture } from '../../test/helpers/fixtures.js';
 import type { Tvm } from './executor.js';
 import { MAINNET_CONFIG_BOC } from './mainnet-config.js';

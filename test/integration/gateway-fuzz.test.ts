@@ -104,12 +104,6 @@ const HOSTILE_STRINGS = [
  */
 const RAW_QUERY_TEXT = ['%', '%%', '%zz', '%2', '%00', '%ff', '%ED%A0%80', '%C0%AF', '%E0%A4%A', '+', '++', '%2B', '&', '&&=', '=', '==', ';', '%26x%3D1', '%25', 'a%20b', '*'];
 
-/** The same value as several keys: an array where a scalar is expected. */
-interface Value {
-  /** The query text of this parameter (`name=value` pairs), already encoded. */
-  text: string;
-}
-
 const enc = (s: string): string => {
   try {
     return encodeURIComponent(s);

@@ -115,7 +115,7 @@ function gateway(s: Store, pointReads = false): Promise<FastifyInstance> {
 /** TON Center's recorded answer (raw control characters inside strings: parsed leniently). */
 function recordedTrace(): Record<string, unknown> {
   const text = readFileSync(path.join(fixturesDir, 'api-responses/toncenter_v3_testnet_traces_axelar.json'), 'utf8');
-  // eslint-disable-next-line no-control-regex
+   
   const body = JSON.parse(text.replace(/[\u0000-\u001f]/g, ' ')) as { traces: Array<Record<string, unknown>> };
   // Trace 0 has placeholder ids (MANIFEST.md); trace 1 is a real 3-transaction trace.
   return body.traces[1]!;
@@ -306,7 +306,7 @@ describeFixtures('gateway /api/v3/traces over the trace stage (devnet on the rea
   });
 
   it('documents every parameter the published spec lists for /api/v3/traces and /api/v3/events', async () => {
-    const spec = parseYaml(readFileSync(path.join(repoRoot, '..', 'shared', 'reference', 'toncenter-api-v3.openapi.yaml'), 'utf8')) as any;
+    const spec = parseYaml(readFileSync(path.join(repoRoot, '..', 'shared', 'reference', 'toncenter-api-v3.openapi.yaml'), 'utf8'));
     const ours = (await api('/api/v3/doc.json')).body;
     // The published spec has no /api/v3/events (a deprecated alias): it takes the parameters of /api/v3/traces.
     for (const url of ['/api/v3/traces', '/api/v3/events']) {

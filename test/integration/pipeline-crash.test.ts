@@ -191,7 +191,7 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
       const stderr: string[] = [];
       const start = (): ChildProcess => {
         const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-        child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+        child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
         return child;
       };
 

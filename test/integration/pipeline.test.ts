@@ -557,7 +557,7 @@ describeFixtures('pipeline, embedded (in-process bus, chdb)', () => {
 
     // The store recovers: a stage of the same group stores everything, once.
     refusing!.failing = false;
-    const second = p.startStage(refusing!);
+    const second = p.startStage(refusing);
     await waitFor(() => second.stored.blocks >= 14, 30_000, 'all blocks after the recovery');
     await expectFixtureBlocksStored(p.store);
   });

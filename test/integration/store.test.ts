@@ -80,7 +80,7 @@ async function insertAll(store: Store, rows: StoreRows): Promise<void> {
 }
 
 function distinctCount<T extends keyof StoreRows>(table: T, rows: StoreRows): number {
-  const key = KEY[table] as (r: StoreRows[T][number]) => string;
+  const key = KEY[table];
   return new Set((rows[table] as Array<StoreRows[T][number]>).map(key)).size;
 }
 

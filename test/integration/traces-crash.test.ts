@@ -186,7 +186,7 @@ describeKafka('trace stage crash safety (real Kafka)', (brokers) => {
         const stderr: string[] = [];
         const start = (): ChildProcess => {
           const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-          child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+          child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
           return child;
         };
         let child = start();
@@ -228,7 +228,7 @@ it('`tonflow start` (in-process bus, chdb) killed with SIGKILL mid-trace and res
   const stderr: string[] = [];
   const start = (): ChildProcess => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
     return child;
   };
   const last = Math.max(...want.mcSeqnos);

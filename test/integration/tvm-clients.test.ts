@@ -22,7 +22,7 @@ import { type DevnetTonflow, startDevnetTonflow } from '../helpers/devnet-tonflo
  */
 
 // tonweb's published types have no default export for its CommonJS entry: loaded as it runs.
-const TonWeb = createRequire(import.meta.url)('tonweb') as any;
+const TonWeb = createRequire(import.meta.url)('tonweb');
 const SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
 
 const SEED = 'tvm-clients';
@@ -176,7 +176,7 @@ describe('TON Center clients on a devnet-backed tonflow', () => {
     // tonweb swallows a failed call into null: a number means the stack parsed.
     const seqno = (await wallet.methods.seqno().call()) as number | null;
     expect(seqno).toBe(0);
-    const pk = (await (wallet.methods as any).getPublicKey()) as { toString(base: number): string };
+    const pk = (await (wallet.methods).getPublicKey()) as { toString(base: number): string };
     expect(pk.toString(16).padStart(64, '0')).toBe(keys.publicKey.toString('hex'));
 
     const minter = new TonWeb.token.jetton.JettonMinter(tonweb.provider, { address: new TonWeb.utils.Address(`0:${Buffer.from(a().jetton.minter.hash).toString('hex')}`) } as any);
@@ -194,10 +194,10 @@ describe('TON Center clients on a devnet-backed tonflow', () => {
       payload: 'tonweb',
       sendMode: 3,
     });
-    const fee = (await method.estimateFee()) as any;
+    const fee = (await method.estimateFee());
     expect(fee['@type']).toBe('query.fees');
     expect(fee.source_fees.gas_fee).toBeGreaterThan(0);
-    const sent = (await method.send()) as any;
+    const sent = (await method.send());
     expect(sent['@type']).toBe('ok');
     await sealAndIndex();
     expect(await wallet.methods.seqno().call()).toBe(seqno! + 1);

@@ -53,7 +53,7 @@ export function limitJsonDepth(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH):
       done(badBody(`JSON nested deeper than ${maxDepth} levels`), undefined);
       return;
     }
-    parse(req, body as string, done);
+    void parse(req, body as string, done);
   });
 }
 

@@ -18,7 +18,7 @@ import { withFullStates } from './full-states.js';
 export async function latestStates(db: Db, req: Req, accounts: readonly string[]): Promise<Map<string, LatestAccountStateRow>> {
   const states = await db.batches.latestStates.get(accounts, req);
   // Code hashes are what the address book needs: keep its cache warm.
-  for (const [account, r] of states) db.caches.codeHashes.set(account, (r.code_hash as string | null) ?? null);
+  for (const [account, r] of states) db.caches.codeHashes.set(account, (r.code_hash) ?? null);
   // Code and data the state update pruned, rebuilt from the cells other blocks carried (repo/full-states.ts).
   return withFullStates(db, req, states);
 }
@@ -34,7 +34,7 @@ export async function readLatestStates(db: DbCore, req: Req, accounts: readonly 
 
 /** The code hash of each account {@link latestStates} found: what its address book entry needs. */
 export function codeHashesOf(states: ReadonlyMap<string, LatestAccountStateRow>): Map<string, string | null> {
-  return new Map([...states].map(([account, r]) => [account, (r.code_hash as string | null) ?? null]));
+  return new Map([...states].map(([account, r]) => [account, (r.code_hash) ?? null]));
 }
 
 export interface AccountStateFullRecord {
@@ -59,12 +59,12 @@ export function accountStateFull(r: LatestAccountStateRow, includeBoc: boolean):
     address: String(r.account),
     account_state_hash: String(r.account_state_hash),
     balance: String(r.balance),
-    extra_currencies: (r.extra_currencies as Record<string, string>) ?? {},
+    extra_currencies: (r.extra_currencies) ?? {},
     status: String(r.status) as AccountStatus,
     last_transaction_hash: String(r.last_trans_hash),
     last_transaction_lt: String(r.last_trans_lt),
     contract_methods: null,
-    interfaces: interfacesOf(r.code_hash as string | null),
+    interfaces: interfacesOf(r.code_hash),
   };
   // Wire order: frozen_hash after status, hashes and BoCs after the last transaction (omitted when null).
   const out: Record<string, unknown> = {};
@@ -97,10 +97,10 @@ export interface WalletStateRecord {
 }
 
 export function walletState(r: LatestAccountStateRow): WalletStateRecord {
-  const codeHash = (r.code_hash as string | null) ?? null;
+  const codeHash = (r.code_hash) ?? null;
   const kind = walletKind(codeHash);
-  const data = kind ? parseWalletData(kind, r.data_boc as string | null) : {};
-  const extra = (r.extra_currencies as Record<string, string>) ?? {};
+  const data = kind ? parseWalletData(kind, r.data_boc) : {};
+  const extra = (r.extra_currencies) ?? {};
   return {
     address: String(r.account),
     is_wallet: kind !== undefined,

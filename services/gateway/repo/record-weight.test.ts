@@ -19,7 +19,7 @@ describeFixtures('record weight: what the record cache counts against its budget
       const states = new Map(rows.account_states.map((s) => [s.hash, s as never]));
       for (const tx of rows.transactions) {
         const msgs = rows.messages.filter((m) => m.tx_account === tx.account && m.tx_lt === tx.lt);
-        const rec = transactionFromRow(tx as never, msgs as never, contents, states);
+        const rec = transactionFromRow(tx, msgs, contents, states);
         const w = recordWeight(rec);
         const j = Buffer.byteLength(JSON.stringify(rec));
         expect(w / j, `${f} ${tx.hash}: ${w} for ${j} bytes`).toBeGreaterThan(0.5);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../shared/runtime/metrics.js';
 import { StoreUnavailableError } from '../../../shared/store/errors.js';
 import { readFixture } from '../../../test/helpers/fixtures.js';
-import { b64, describeGatewaySuites, get, key, silentLogger } from '../../../test/helpers/gateway.js';
+import { b64, describeGatewaySuites, get, silentLogger } from '../../../test/helpers/gateway.js';
 import { friendlyAddress } from '../../../shared/ton/address.js';
 import { buildApp } from '../app.js';
 import { WALLETS } from '../../../shared/ton/interfaces/wallets.js';

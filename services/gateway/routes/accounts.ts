@@ -133,8 +133,8 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
         }
         return {
           balance: String(s.balance),
-          code: (s.code_boc as string | null) ?? null,
-          data: (s.data_boc as string | null) ?? null,
+          code: (s.code_boc) ?? null,
+          data: (s.data_boc) ?? null,
           last_transaction_lt: String(s.last_trans_lt),
           last_transaction_hash: String(s.last_trans_hash),
           // Always null on TON Center's index path (api-v3.md §8.1).
@@ -163,10 +163,10 @@ export function accountRoutes(app: App, deps: RouteDeps): void {
         if (req.query.use_v2 === true) return v2WalletInformation(deps, req, req.query.address);
         const s = (await latestStates(deps.db, req.tf, [req.query.address])).get(req.query.address);
         if (!s) return { balance: '0', last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, status: 'uninit' };
-        const kind = walletKind(s.code_hash as string | null);
+        const kind = walletKind(s.code_hash);
         const status = String(s.status);
         if (!kind && status !== 'uninit') throw new ApiError(409, 'not a wallet');
-        const data = kind ? parseWalletData(kind, s.data_boc as string | null) : {};
+        const data = kind ? parseWalletData(kind, s.data_boc) : {};
         return {
           balance: String(s.balance),
           ...(kind ? { wallet_type: kind.type } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MANIFEST_BLOCKS, MC_SHARD, b64, b64url, describeGatewaySuites, key, tongo } from '../../../test/helpers/gateway.js';
+import { MANIFEST_BLOCKS, MC_SHARD, b64, b64url, describeGatewaySuites } from '../../../test/helpers/gateway.js';
 
 /*
  * The gateway's blocks: masterchainInfo, blocks, masterchainBlockShards, masterchainBlockShardState

@@ -47,7 +47,7 @@ import {
 import { configParamBoc } from '../../../shared/ton/config-dict.js';
 import { parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
 import type { RouteDeps } from './context.js';
-import { type V2Operation, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2.js';
+import { type V2Operation, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2-common.js';
 
 /**
  * The v2 read operations (api-v2.md §3.5–3.6; ton-http-api's account, transaction, block and utility methods),

@@ -9,7 +9,7 @@ import { V2Error } from '../schemas/records.js';
 import { V2EstimateFeeBody, V2ExtMessageInfo, V2Fees, V2Ok, V2RunGetMethodBody, V2RunResult, V2SendBocBody, V2SendQueryBody } from '../schemas/tvm.js';
 import { type GatewayTvm, tvmApiError } from '../tvm.js';
 import { type App, type RouteDeps } from './context.js';
-import { extra } from './v2.js';
+import { type RawJsonRpcMethod, extra } from './v2-common.js';
 
 /**
  * The v2 TVM operations (api-v2.md §3.7–3.9) under `/api/v2/` as POST with a JSON body, and over JSON-RPC (the
@@ -18,8 +18,7 @@ import { extra } from './v2.js';
  * message on the account's current state and passes it to the source.
  */
 
-/** A JSON-RPC method that takes its params as sent (stacks are nested arrays, not query strings). */
-export type RawJsonRpcMethod = (req: FastifyRequest, params: Record<string, unknown>) => Promise<{ ok: boolean } & Record<string, unknown>>;
+export type { RawJsonRpcMethod };
 
 const tags = ['API v2'];
 const errors = { 422: V2Error, 500: V2Error, 503: V2Error, 504: V2Error };

@@ -1,7 +1,7 @@
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../test/helpers/fixtures.js';
-import { MANIFEST_BLOCKS, b64, describeGatewaySuites, key } from '../../../test/helpers/gateway.js';
+import { MANIFEST_BLOCKS, b64, describeGatewaySuites } from '../../../test/helpers/gateway.js';
 
 /*
  * The gateway's API v2 block operations, REST and JSON-RPC (routes/v2.ts), over a store filled from every real fixture

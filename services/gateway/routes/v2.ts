@@ -1,22 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, unprocessable } from '../errors.js';
-import { blockById, blockWithHeaderById, masterchainEnds } from '../repo/blocks.js';
-import type { BlockHeaderHashes, BlockIdRecord, BlockRecord } from '../repo/records.js';
-import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2Error, V2MasterchainInfo } from '../schemas/records.js';
+import { unprocessable } from '../errors.js';
+import { blockById, blockWithHeaderById } from '../repo/blocks.js';
+import type { BlockIdRecord } from '../repo/records.js';
+import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2MasterchainInfo } from '../schemas/records.js';
 import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
 import { v2ReadOperations } from './v2-read.js';
-import type { RawJsonRpcMethod } from './v2-tvm.js';
+import { type RawJsonRpcMethod, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2-common.js';
 
 /**
  * The v2 block operations (api-v2.md §3.1–3.4) under `/api/v2/`, answered from the index in the v2 envelope:
  * `{"ok": true, "result": {"@type": …, …, "@extra": …}}`; errors `{"ok": false, "error", "code"}`.
  */
 
-export const tags = ['API v2'];
-// A block the index lacks is the liteserver's 500 (blockNotFound), a store timeout 504 (app.ts).
-export const errors = { 422: V2Error, 500: V2Error, 504: V2Error };
 
 /** The JSON-RPC route; app.ts renders errors of bodies that do not parse there as its validation errors. */
 export const JSON_RPC_PATH = '/api/v2/jsonRPC';
@@ -27,22 +24,7 @@ const ZERO_STATE = {
   testnet: { root_hash: 'gj+B8wb/AmlPk1z1AhVI484rhrUpgSr2oSFIh56VoSg=', file_hash: 'Z+IKwYS54DmmJmesw/nAD5DzWadnOCMzee+kdgSYDOg=' },
 };
 
-/** tonlib's request tag, as the Python server echoes it inside `result`: `<deadline>:<liteserver>:<random>`. */
-export function extra(): string {
-  return `${(Date.now() / 1000 + 10).toFixed(7)}:0:${Math.random()}`;
-}
 
-/** `ton.blockIdExt`: shards as signed decimal int64 (api-v2.md §2). */
-export function blockIdExt(b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }) {
-  return {
-    '@type': 'ton.blockIdExt' as const,
-    workchain: b.workchain,
-    shard: BigInt.asIntN(64, BigInt('0x' + b.shard)).toString(),
-    seqno: b.seqno,
-    root_hash: b.root_hash,
-    file_hash: b.file_hash,
-  };
-}
 
 /** A previous block whose hashes its successor's row lacks: from the store when it holds the block, else empty. */
 async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRecord) {
@@ -50,27 +32,8 @@ async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRe
   return blockIdExt({ ...p, root_hash: b?.root_hash ?? '', file_hash: b?.file_hash ?? '' });
 }
 
-/**
- * A block the index does not hold. TON Center's v2 asks a liteserver, which answers 500 with its error
- * (api-v2.md §1 table: "tonlib/liteserver error"); this is the text it gives for a seqno it does not have.
- */
-export function blockNotFound(workchain: number, shard: string, seqno: number): ApiError {
-  const shardHex = BigInt(shard).toString(16).padStart(16, '0');
-  return new ApiError(500, `LITE_SERVER_NOTREADY: cannot find block (${workchain},${shardHex}) seqno=${seqno}: seqno not in db`);
-}
 
-export async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<{ last: BlockRecord; lastHeader: BlockHeaderHashes }> {
-  const ends = await masterchainEnds(deps.db, req.tf);
-  if (!ends) throw new ApiError(500, 'LITE_SERVER_UNKNOWN: no masterchain blocks indexed');
-  return ends;
-}
 
-/** Registers one v2 operation (REST and JSON-RPC); read operations of other modules receive it. */
-export type V2Operation = <Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodType<Record<string, unknown>>>(
-  name: string,
-  route: { schema: { tags: string[]; summary: string; description: string; querystring?: Q; response: { 200: R } & Record<number, z.ZodType> } },
-  handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
-) => void;
 
 export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean; rpc?: ReadonlyMap<string, RawJsonRpcMethod> }): void {
   const r = zod(app);
@@ -144,7 +107,7 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean; rp
       // The hashes the block itself references (BlkPrevInfo); a block stored before 0014 has none, and then the
       // previous blocks' own rows give them if the store holds those blocks.
       const prev = await Promise.all(
-        b.prev_blocks.map((p, i) => {
+        b.prev_blocks.map(async (p, i) => {
           const h = header.prev_blocks[i];
           return h ? blockIdExt({ ...p, ...h }) : prevBlockIdExt(deps, req, p);
         }),

@@ -80,7 +80,7 @@ export const docRequired = new WeakSet<z.ZodType>();
 function issue(ctx: z.core.$RefinementCtx, e: unknown): never {
   if (e instanceof ParamError) {
     ctx.addIssue({ code: 'custom', message: e.message, params: { status: e.status } });
-    return z.NEVER as never;
+    return z.NEVER;
   }
   throw e;
 }
@@ -103,7 +103,7 @@ export function optional<T>(meta: Meta, parse: (raw: string, name: string) => T)
         }
       })
       .optional()
-      .meta(meta) as unknown as z.ZodOptional<z.ZodType<T>>;
+      .meta(meta);
 }
 
 /**
@@ -126,7 +126,7 @@ export function withDefault<T>(meta: Meta, parse: (raw: string | undefined, name
       .meta(meta);
     if ('default' in meta) docDefaults.set(schema, meta.default);
     else docRequired.add(schema);
-    return schema as unknown as z.ZodType<T>;
+    return schema;
   };
 }
 
@@ -158,7 +158,7 @@ export function list<T>(
       })
       .meta({ type: 'array', items: { type: 'string' }, ...meta });
     if (opts.required) docRequired.add(schema);
-    return schema as unknown as z.ZodType<T[] | undefined>;
+    return schema;
   };
 }
 
@@ -181,7 +181,6 @@ export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
 const UINT32_MAX = 4294967295;
 const INT64_MAX = (1n << 63n) - 1n;
-const UINT64_MAX = (1n << 64n) - 1n;
 
 /** A non-negative 64-bit decimal (lt values), as the canonical decimal string ClickHouse binds for UInt64. */
 export function parseLt(raw: string, name: string): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AccountState, Block, BlockId, Message, Transaction, extraCurrencies, hash, rawAddress, u64 } from '../../../shared/ton/records/wire.js';
+import { Block, Message, Transaction, extraCurrencies, hash, rawAddress, u64 } from '../../../shared/ton/records/wire.js';
 
 /**
  * The wire records of TON Center v3 (api-v3.md §0.4, §1, §2, §8) as zod schemas: the response side of the OpenAPI

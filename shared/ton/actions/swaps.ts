@@ -222,7 +222,7 @@ class StonfiV2SwapMatcher extends Matcher {
     actual.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
     let destinationAsset: string | null | undefined;
     const pools = stonfiV2PoolAccounts(actual[0]!.swap);
-    const target = jettonWallet(this.repo, pools[pools.length - 1]!);
+    const target = jettonWallet(this.repo, pools[pools.length - 1]);
     if (target !== null) destinationAsset = tonIfPton(target.jetton);
     const poolAsset = new Map<string, string | null>();
     for (const a of actual) {

@@ -249,7 +249,7 @@ export class Boc {
       if (d1 >> 5 !== 0) this.lowSlot[i] = this.lowSlots++;
       const expected = type === 3 || type === 4 ? mask >> 1 : type === 2 ? 0 : mask;
       if (expected !== d1 >> 5) {
-        throw bocError('BOC_BAD_CELL', `cell ${i} declares level mask ${d1 >> 5}, its children give ${expected}`, this.dataOff[i]!);
+        throw bocError('BOC_BAD_CELL', `cell ${i} declares level mask ${d1 >> 5}, its children give ${expected}`, this.dataOff[i]);
       }
     }
   }
@@ -715,10 +715,6 @@ function copyBytes(src: DataView, from: number, out: DataView, to: number, n: nu
   let k = 0;
   for (; k + 4 <= n; k += 4) out.setInt32(to + k, src.getInt32(from + k, true), true);
   for (; k < n; k++) out.setUint8(to + k, src.getUint8(from + k));
-}
-
-function checkLength(written: number, expected: number): void {
-  if (written !== expected) throw new Error(`cell hash input is ${written} bytes, ${expected} were reserved`);
 }
 
 function depthError(cell: number, depth: number, offset: number): DecodeError {

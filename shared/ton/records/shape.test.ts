@@ -186,12 +186,12 @@ describeFixtures('v3 record JSON shape vs real TON Center responses', () => {
     expect(msgs.some((m) => m.source === null && m.hash_norm !== undefined)).toBe(true);
     expect(msgs.some((m) => m.source !== null && m.destination === null)).toBe(true);
     expect(msgs.some((m) => m.init_state !== null)).toBe(true);
-    expect(msgs.some((m) => (m.message_content.decoded as Record<string, unknown> | null)?.type === 'text_comment')).toBe(true);
+    expect(msgs.some((m) => (m.message_content.decoded)?.type === 'text_comment')).toBe(true);
   });
 
   it('every key of a real Transaction / Message / description / phase exists in ours with the same JSON type', () => {
     const real = pathsOf(realTransactions());
-    const ours = pathsOf(ourTransactions() as unknown as Array<Record<string, unknown>>);
+    const ours = pathsOf(ourTransactions());
     const missing: string[] = [];
     const wrongType: string[] = [];
     for (const [path, types] of real) {
@@ -216,7 +216,7 @@ describeFixtures('v3 record JSON shape vs real TON Center responses', () => {
 
   it('every key of ours is in the real responses or documented in api-v3.md §1.5', () => {
     const real = pathsOf(realTransactions());
-    const ours = pathsOf(ourTransactions() as unknown as Array<Record<string, unknown>>);
+    const ours = pathsOf(ourTransactions());
     const extra = [...ours.keys()].filter((p) => !real.has(p) && !isDocumented(p));
     expect(extra).toEqual([]);
     // The keys we add beyond the real responses include the ones api-v3.md lists and these testnet responses predate.
@@ -248,7 +248,7 @@ describeFixtures('v3 record JSON shape vs real TON Center responses', () => {
     expect([...realKeys].sort()).toEqual(['comment', 'type']);
     const ours = ourTransactions()
       .flatMap((t) => [t.in_msg, ...t.out_msgs])
-      .map((m) => m?.message_content.decoded as Record<string, unknown> | null | undefined)
+      .map((m) => m?.message_content.decoded)
       .filter((d) => d?.type === 'text_comment');
     expect(ours.length).toBeGreaterThan(0);
     for (const d of ours) {
