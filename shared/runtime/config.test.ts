@@ -353,7 +353,7 @@ describe('every environment variable is declared once and read only through the 
     ];
     // Not configuration of a service: the test harness's switches (README, Tests), compose's own substitution of
     // the host folder it mounts, and the variable a manifest names as one Kubernetes must not inject.
-    const notConfig = /^TONFLOW_(?:REQUIRE(?:_[A-Z_]+)?|TEST_[A-Z_]+|BLOCKS_DIR|FOLLOWER_OPS_PORT)$/;
+    const notConfig = /^TONFLOW_(?:REQUIRE(?:_[A-Z_]+)?|TEST_[A-Z_]+|PY_CLIENTS|BLOCKS_DIR|FOLLOWER_OPS_PORT)$/;
     const unknown = new Set<string>();
     for (const f of files) {
       for (const [name] of read(f).matchAll(/TONFLOW_[A-Z0-9_]*[A-Z0-9]/g)) {
