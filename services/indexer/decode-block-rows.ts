@@ -54,7 +54,3 @@ export function decodeMessage(
   return { rows, transactions: decoded.transactions.length, checkpoint: raw.checkpoint };
 }
 
-/** Row count of a chunk. */
-export function chunkRows(chunk: TableChunk): number {
-  return Array.isArray(chunk) ? chunk.length : chunk.rows;
-}

@@ -1,6 +1,6 @@
 import { HEADER_SCHEMA_VERSION, type IncomingMessage, type OutgoingMessage } from '../bus/bus.js';
 import { NonRetryableError } from '../runtime/errors.js';
-import type { BlockId, RawBlock } from '../sources/source.js';
+import type { RawBlock } from '../sources/source.js';
 
 /**
  * The masterchain-block topic's wire format, version 1 (the follower writes it; stages that need a masterchain
@@ -98,7 +98,3 @@ export function mcBlockSeqno(msg: Pick<IncomingMessage, 'headers'>): number | nu
   return Number.isSafeInteger(n) ? n : null;
 }
 
-/** The block id of a reference (source.ts shape). */
-export function blockIdOf(r: BlockRef): BlockId {
-  return { workchain: r.workchain, shard: r.shard, seqno: r.seqno };
-}

@@ -39,11 +39,6 @@ export function shardHex(decimal: unknown): string {
   return BigInt(String(decimal)).toString(16).toUpperCase();
 }
 
-/** Unsigned 64-bit shard (decimal) → the signed decimal v2 prints. */
-export function shardSigned(decimal: unknown): string {
-  return BigInt.asIntN(64, BigInt(String(decimal))).toString();
-}
-
 /** Orders two unsigned 64-bit decimals as the store returns them (no sign, no leading zeros) without parsing them. */
 export function compareU64(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);

@@ -472,10 +472,6 @@ function bitLength(v: number): number {
   return v === 0 ? 0 : Math.floor(Math.log2(v)) + 1;
 }
 
-export function toBase64(cell: DCell): string {
-  return Buffer.from(serializeBoc(cell, { crc32: false })).toString('base64');
-}
-
 export function fromBase64(b64: string): DCell {
   return parseBocRoot(Buffer.from(b64, 'base64'));
 }

@@ -193,11 +193,6 @@ export function readAccount(acc: DCell): AccountView {
   return { status: s.loadBit() ? 'frozen' : 'uninit', balance, lastTransLt, splitDepth: 0, code: null, data: null };
 }
 
-/** `account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64`: its Account cell. */
-export function shardAccountAccount(sa: DCell): DCell {
-  return sa.refs[0]!;
-}
-
 /** The ShardAccount of an account that does not exist (`account_none$0`, no last transaction). */
 export const EMPTY_SHARD_ACCOUNT: DCell = (() => {
   const none = new DBuilder();

@@ -24,7 +24,6 @@ import { type Transfer, Wallet, commentBody, deriveKey, stateInit } from './wall
 
 export type TrafficProfile = 'default' | 'transfers' | 'tokens' | 'none';
 
-export const TRAFFIC_PROFILES: readonly TrafficProfile[] = ['default', 'transfers', 'tokens', 'none'];
 
 type ActionKind =
   | 'ton_transfer'

@@ -225,6 +225,3 @@ export class Slice {
   }
 }
 
-export function cellSlice(boc: Boc, cell: number): Slice {
-  return new Slice(boc, cell);
-}

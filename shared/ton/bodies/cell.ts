@@ -34,14 +34,6 @@ export function loadAddr(s: Slice): string | null {
   return a.type === 'std' ? rawAddress(a.workchain, a.hash) : null;
 }
 
-/** `MsgAddress` keeping an external address as `<bits>;<hex>` (cocoon's expected_address). */
-export function loadAddrAny(s: Slice): string | null {
-  const a = loadMsgAddress(s);
-  if (a.type === 'std') return rawAddress(a.workchain, a.hash);
-  if (a.type === 'extern') return `${a.bits};${Buffer.from(a.data).toString('hex')}`;
-  return null;
-}
-
 /** A slice over a referenced cell. */
 export function refSlice(s: Slice, cell: number): Slice {
   return new Slice(s.boc, cell);
@@ -132,11 +124,6 @@ export function loadCommentText(s: Slice): Uint8Array | null {
     }
   }
   return null;
-}
-
-/** The rest of a slice as a cell (its hash is the stored one when nothing was read). */
-export function restAsCell(s: Slice): CellNode {
-  return sliceToCell(s);
 }
 
 function nodeRefs(boc: Boc, node: CellNode): CellNode[] {

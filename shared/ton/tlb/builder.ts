@@ -32,13 +32,6 @@ export interface TlbBuilder<C> {
   endCell(opts?: { exotic?: boolean }): C;
 }
 
-/** Builds one cell with `fill` and returns it. */
-export function buildCell<C>(parent: TlbBuilder<C>, fill: (b: TlbBuilder<C>) => void): C {
-  const b = parent.child();
-  fill(b);
-  return b.endCell();
-}
-
 /** {@link TlbBuilder} over a @ton/core `Builder`. */
 export function tonCoreBuilder(b: Builder = beginCell()): TlbBuilder<Cell> {
   return {
