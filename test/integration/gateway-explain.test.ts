@@ -289,8 +289,9 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
           for (const read of parsePlan(lines)) {
             const bound = boundOf(read, plan);
             checked++;
-            // message_side_points (0015) is a key → value table both configurations read.
-            const kind = /\bmessage_side_points\b/.test(st.sql) ? `${label}, message_side_points` : label;
+            // message_side_points (0015) and cells (0025: full states) are key → value tables both configurations read.
+            const kv = /\b(message_side_points|cells)\b/.exec(st.sql)?.[1];
+            const kind = kv ? `${label}, ${kv}` : label;
             if (bound === 'key') keyReads.set(kind, (keyReads.get(kind) ?? 0) + 1);
             const summary = `${label} ${url} :: ${read.source.replace(`${store.database}.`, '')} via ${bound ?? 'SCAN'}`;
             report.push(summary);
