@@ -110,7 +110,7 @@ async function decodeBlockCommand(args: string[]): Promise<number> {
     throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
   const { decodeBlock } = await import('../shared/ton/decode-block.js');
-  const { block, transactions } = decodeBlock(bytes);
+  const { block, transactions } = decodeBlock(bytes, { cells: false, transactionBocs: false });
   process.stdout.write(JSON.stringify({ block, transactions }) + '\n');
   return 0;
 }

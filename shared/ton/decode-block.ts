@@ -63,6 +63,11 @@ export interface DecodeBlockOptions {
    * `accountStates`.
    */
   cells?: boolean;
+  /**
+   * Serialize each transaction's cell as a bag of cells into `transactionBocs` (API v2 `data`; 0020_transaction_bocs.sql).
+   * Default true; false leaves `transactionBocs` empty (callers that only need the v3 records).
+   */
+  transactionBocs?: boolean;
 }
 
 /** A whole cell of an account state: its level-0 hash (hex) and record (base64; shared/ton/cells/cells.ts). */
@@ -82,7 +87,8 @@ export interface DecodedBlock {
   header: BlockHeaderHashes;
   /**
    * Each transaction's cell as a bag of cells (base64, CRC32C, no index: the form liteservers and TON Center's v2
-   * return), parallel to `transactions`: API v2's transaction `data` (0020_transaction_bocs.sql).
+   * return), parallel to `transactions`: API v2's transaction `data` (0020_transaction_bocs.sql). Empty when
+   * `opts.transactionBocs` is false.
    */
   transactionBocs: string[];
   /** Root and file hash of each of `shards` (ShardDescr), parallel to it: API v2 `shards` (0022_shard_state_hashes.sql). */
@@ -141,15 +147,18 @@ export function toRecords(parsed: ParsedBlock, bytes: Uint8Array, opts: DecodeBl
       if (!(e instanceof DecodeError)) throw e;
     }
   }
+  const configRoot = block.extra.custom?.config?.root;
+  // A key block's config is a few hundred cells the known-root path has not hashed: one batch, as in prehash.
+  if (configRoot !== undefined && opts.rootHash) prehash(boc, [configRoot]);
   return {
     block: blockRecord({ block, rootHash, fileHash, txCount: transactions.length, mcBlockSeqno }),
     transactions,
     shards: (block.extra.custom?.shardHashes ?? []).map((h) => ({ workchain: h.workchain, shard: shardHex(h.shard), seqno: h.descr.seqno })),
     stateBocs,
     header: blockHeaderHashes(block),
-    transactionBocs: parsed.transactions.map((tx) => b64(serializeBoc(boc, tx.cell, { crc32: true }))),
+    transactionBocs: opts.transactionBocs === false ? [] : parsed.transactions.map((tx) => b64(serializeBoc(boc, tx.cell, { crc32: true }))),
     shardHashes: (block.extra.custom?.shardHashes ?? []).map((h) => ({ root_hash: b64(h.descr.rootHash), file_hash: b64(h.descr.fileHash) })),
-    config: block.extra.custom?.config ? b64(serializeBoc(boc, block.extra.custom.config.root, { crc32: false })) : null,
+    config: configRoot !== undefined ? b64(serializeBoc(boc, configRoot, { crc32: false })) : null,
     cells,
   };
 }
