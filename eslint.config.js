@@ -1,11 +1,11 @@
 // Lint: typescript-eslint's type-aware rules over every TypeScript file the two tsconfigs cover (sources,
 // benchmarks and tests). The promise rules are the point: a floating or misused promise in a stage or the
 // gateway is a lost error or an unhandled rejection that kills the process.
-// shared/sources/devnet/mainnet-config.ts is left out: a config BOC as one literal, deeper than the parser recurses.
+// shared/tvm/mainnet-config.ts is left out: a config BOC as one literal, deeper than the parser recurses.
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['shared/sources/devnet/mainnet-config.ts', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['shared/tvm/mainnet-config.ts', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],
