@@ -97,7 +97,8 @@ function contentData(s: Slice): Uint8Array {
   throw new TokenContentError('Unknown content data');
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// Bytes as they are: a leading BOM is kept (the server checks UTF-8 and copies the bytes).
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function utf8(bytes: Uint8Array): string | null {
   try {

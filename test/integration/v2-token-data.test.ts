@@ -15,7 +15,7 @@ import { type DevnetTonflow, startDevnetTonflow } from '../helpers/devnet-tonflo
  */
 
 const SEED = 'v2-token-data';
-const a = () => actors({ seed: SEED, now: 0, walletsPerKind: 1 });
+const a = () => actors({ seed: SEED, now: 0, walletsPerKind: 2 });
 const address = (s: StdAddr) => new Address(s.workchain, Buffer.from(s.hash));
 const raw = (s: StdAddr) => `${s.workchain}:${Buffer.from(s.hash).toString('hex').toUpperCase()}`;
 /** How the server prints a contract's addresses: bounceable, mainnet, url-safe. */
@@ -41,7 +41,7 @@ describe('v2 getTokenData on a devnet-backed tonflow', () => {
   }
 
   beforeAll(async () => {
-    net = await startDevnetTonflow({ seed: SEED, walletsPerKind: 1 });
+    net = await startDevnetTonflow({ seed: SEED, walletsPerKind: 2 });
     client = new TonClient({ endpoint: `${net.endpoint}/api/v2/jsonRPC` });
   }, 600_000);
 
