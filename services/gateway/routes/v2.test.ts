@@ -101,7 +101,7 @@ describeGatewaySuites('v2', (s) => {
       // empty in each: shared/ton/tlb/McBlockExtra.test.ts), so an empty list would be a wrong answer, not a partial one.
       expect(await api('/api/v2/getMasterchainBlockSignatures?seqno=46991999')).toMatchObject({
         status: 500,
-        body: { ok: false, code: 500, error: 'LITE_SERVER_UNKNOWN: the signatures of masterchain block 46991999 (its block proof) are not available from the index' },
+        body: { ok: false, code: 500, error: 'LITE_SERVER_UNKNOWN: the signature set of masterchain block 46991999 (in its block proof) is not available from the index' },
       });
       expect(await api('/api/v2/getMasterchainBlockSignatures?seqno=5')).toMatchObject({
         status: 500,

@@ -183,7 +183,7 @@ export function v2Routes(
     async (req, q) => {
       const b = await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: q.seqno });
       if (!b) throw blockNotFound(-1, '9223372036854775808', q.seqno);
-      throw new ApiError(500, `LITE_SERVER_UNKNOWN: the signatures of masterchain block ${q.seqno} (its block proof) are not available from the index`);
+      throw new ApiError(500, `LITE_SERVER_UNKNOWN: the signature set of masterchain block ${q.seqno} (in its block proof) is not available from the index`);
     },
   );
 
