@@ -513,7 +513,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   traceRoutes(app, deps);
   const tvm = opts.tvm ? createGatewayTvm(db, opts.tvm) : undefined;
   v3TvmRoutes(app, deps, tvm);
-  v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm) });
+  v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm), tvm });
 
   await app.ready();
   return app;

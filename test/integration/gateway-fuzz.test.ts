@@ -216,6 +216,8 @@ const DOCUMENTED_5XX = [
   /^LITE_SERVER_NOTREADY: cannot find block \(-?\d+,[0-9a-f]+\) seqno=\d+: seqno not in db$/,
   // v2 operations (or their inputs) the index cannot answer, documented as 500 (routes/v2-read.ts `unavailable`).
   /^LITE_SERVER_UNKNOWN: .+ is not available from the index$/,
+  // getTokenData runs get-methods: 503 on a gateway built without a TVM, as this one is (routes/v2-tvm.ts requireTvm).
+  /^the TVM is not available on this instance$/,
 ];
 
 /** v2's answer to a store deadline (api-v2.md §1, 504 "liteserver timeout"): right when the request set the deadline. */

@@ -35,7 +35,6 @@ import {
   V2ShardBlockProofQuery,
   V2ShardsResponse,
   V2StringResponse,
-  V2TokenDataQuery,
   V2TransactionResponse,
   V2TransactionsQuery,
   V2TransactionsResponse,
@@ -51,9 +50,8 @@ import { type V2Operation, blockIdExt, blockNotFound, errors, extra, lastMasterc
 
 /**
  * The v2 read operations (api-v2.md §3.5–3.6; ton-http-api's account, transaction, block and utility methods),
- * answered from the index in the C++ ton-http-api's shapes. What a liteserver alone knows (block signatures and
- * proofs, the config, get-method results) is answered with the v2 error envelope (services/gateway/README.md,
- * "Known differences").
+ * answered from the index in the C++ ton-http-api's shapes. What a liteserver alone knows (block proofs) is answered
+ * with the v2 error envelope (services/gateway/README.md, "Known differences").
  */
 
 const ZERO_HASH = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -609,6 +607,8 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
         throw unavailable(what);
       },
     );
+  // Its links back from the newest masterchain block carry Merkle proofs of masterchain states, which the index never
+  // holds (README "Known differences").
   liteserverOnly('getShardBlockProof', 'Get shard block proof (v2)', V2ShardBlockProofQuery, 'block proofs (liteserver getShardBlockProof)');
 
   /** The config dictionary in force at masterchain block `seqno` (default: the newest indexed one). */
@@ -658,7 +658,6 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
     },
     async (req, q) => ok({ '@type': 'configInfo' as const, config: { '@type': 'tvm.cell' as const, bytes: await configOf(req, q.seqno) }, '@extra': extra() }),
   );
-  liteserverOnly('getTokenData', 'Get token data (v2)', V2TokenDataQuery, 'token data (get methods on the account state)');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,12 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { unprocessable } from '../errors.js';
+import { ApiError, unprocessable } from '../errors.js';
 import { blockById, blockWithHeaderById } from '../repo/blocks.js';
 import type { BlockIdRecord } from '../repo/records.js';
 import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2MasterchainInfo } from '../schemas/records.js';
 import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
 import { v2ReadOperations } from './v2-read.js';
+import { v2TokenOperations } from './v2-tokens.js';
+import type { GatewayTvm } from '../tvm.js';
 import { type RawJsonRpcMethod, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2-common.js';
 
 /**
@@ -35,7 +37,11 @@ async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRe
 
 
 
-export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean; rpc?: ReadonlyMap<string, RawJsonRpcMethod> }): void {
+export function v2Routes(
+  app: App,
+  deps: RouteDeps,
+  opts: { testnet: boolean; rpc?: ReadonlyMap<string, RawJsonRpcMethod>; /** The TVM getTokenData runs on (503 without). */ tvm?: GatewayTvm },
+): void {
   const r = zod(app);
   const methods = new Map<string, JsonRpcMethod>();
 
@@ -167,7 +173,9 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean; rp
         tags,
         summary: 'Get masterchain block signatures (v2)',
         description:
-          'The validator signatures of a masterchain block. Block BOCs do not carry them (they travel in block proofs), so the list is empty for every source tonflow has today.',
+          'Not available from the index: the validators\' signatures of a masterchain block travel in its block proof (a liteserver\'s ' +
+          '`liteServer.getBlockProof`), which no tonflow source fetches; the block itself does not carry them (the next block\'s McBlockExtra ' +
+          '`prev_blk_signatures` is left empty by the collator). Answers 500 for an indexed block, the liteserver\'s block-not-found 500 otherwise.',
         querystring: V2SeqnoQuery,
         response: { 200: V2BlockSignatures, ...errors },
       },
@@ -175,14 +183,12 @@ export function v2Routes(app: App, deps: RouteDeps, opts: { testnet: boolean; rp
     async (req, q) => {
       const b = await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: q.seqno });
       if (!b) throw blockNotFound(-1, '9223372036854775808', q.seqno);
-      return {
-        ok: true as const,
-        result: { '@type': 'blocks.blockSignatures' as const, id: blockIdExt(b), signatures: [], '@extra': extra() },
-      };
+      throw new ApiError(500, `LITE_SERVER_UNKNOWN: the signature set of masterchain block ${q.seqno} (in its block proof) is not available from the index`);
     },
   );
 
   v2ReadOperations(operation, deps, opts);
+  v2TokenOperations(operation, opts.tvm);
 
   r.post(
     JSON_RPC_PATH,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddressParseError, parseAddress } from '../../../shared/ton/address.js';
+import { AddressParseError, parseAddress, parseAddressForm } from '../../../shared/ton/address.js';
 import { ParamError } from '../errors.js';
 import { INT32_MAX, INT32_MIN, optional, parseHash, query, withDefault } from './common.js';
 import { V2BlockIdExt } from './records.js';
@@ -129,7 +129,22 @@ export const V2ConfigParamQuery = query({
 
 export const V2ConfigAllQuery = query({ seqno: int32Opt('Masterchain seqno.') });
 
-export const V2TokenDataQuery = query({ address: v2Address('Jetton or NFT contract address.') });
+/** As {@link v2Address}, keeping the form the address was written in (getTokenData echoes it). */
+const v2AddressForm = (description: string) =>
+  withDefault({ type: 'string', description }, (raw, name) => {
+    if (raw === undefined) throw new ParamError('empty address');
+    try {
+      return parseAddressForm(raw);
+    } catch (e) {
+      if (e instanceof AddressParseError) throw new ParamError(`failed to parse ${name}`);
+      throw e;
+    }
+  });
+
+export const V2TokenDataQuery = query({
+  address: v2AddressForm('Jetton or NFT contract address in any form.'),
+  seqno: int32Opt('Masterchain seqno of the state (optional; default: the newest).'),
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // Results
@@ -298,6 +313,57 @@ export const V2DetectAddressResponse = envelope(
 export const V2ConfigInfoResponse = envelope(
   z.object({ '@type': z.literal('configInfo'), config: z.object({ '@type': z.literal('tvm.cell'), bytes: z.string() }), ...extraField }),
   'V2ConfigInfoResponse',
+);
+
+const TokenContent = z.object({
+  type: z.enum(['onchain', 'offchain']),
+  data: z.union([z.string(), z.record(z.string(), z.string())]),
+});
+const tokenAddress = z.string();
+
+/** getTokenData (the C++ ton-http-api's `TokenData`): one of four objects by `@type` / `contract_type`. */
+export const V2TokenDataResponse = envelope(
+  z.union([
+    z.object({
+      '@type': z.literal('ext.tokens.jettonMasterData'),
+      address: tokenAddress,
+      contract_type: z.literal('jetton_master'),
+      total_supply: z.string(),
+      mintable: z.boolean(),
+      admin_address: tokenAddress.optional(),
+      jetton_content: TokenContent,
+      jetton_wallet_code: z.string(),
+    }),
+    z.object({
+      '@type': z.literal('ext.tokens.jettonWalletData'),
+      address: tokenAddress,
+      contract_type: z.literal('jetton_wallet'),
+      balance: z.string(),
+      owner: tokenAddress,
+      jetton: tokenAddress,
+      mintless_is_claimed: z.boolean().optional(),
+      jetton_wallet_code: z.string(),
+    }),
+    z.object({
+      '@type': z.literal('ext.tokens.nftCollectionData'),
+      address: tokenAddress,
+      contract_type: z.literal('nft_collection'),
+      next_item_index: z.string(),
+      owner_address: tokenAddress.optional(),
+      collection_content: TokenContent,
+    }),
+    z.object({
+      '@type': z.literal('ext.tokens.nftItemData'),
+      address: tokenAddress,
+      contract_type: z.literal('nft_item'),
+      init: z.boolean(),
+      index: z.string(),
+      collection_address: tokenAddress.optional(),
+      owner_address: tokenAddress.optional(),
+      content: TokenContent,
+    }),
+  ]),
+  'V2TokenDataResponse',
 );
 
 /** Unused success schema of the operations that always answer an error here (their documented 200 is tonlib's). */
