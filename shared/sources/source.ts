@@ -1,3 +1,4 @@
+import type { StateSnapshot } from '../ton/state-snapshot.js';
 import type { TvmAccountState } from '../tvm/account.js';
 
 /**
@@ -39,6 +40,13 @@ export interface BlockGroup {
    * their id (see verify.ts). The follower sends them to the dead-letter topic with their reason.
    */
   rejected?: RejectedBlock[];
+  /**
+   * Whole states of accounts at a masterchain block (shared/ton/state-snapshot.ts): the files source's snapshot
+   * beside its blocks, the devnet's zerostate. Comes with the first group of a source read from its start (a resumed
+   * source stored it already), and is published ahead of that group's blocks (shared/contracts/account-states.ts):
+   * accounts no block touches get their state from it.
+   */
+  states?: StateSnapshot;
 }
 
 export interface RejectedBlock {

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Address, Cell, type TupleItem, parseTuple } from '@ton/core';
 import { shardHex } from '../../ton/records/format.js';
+import type { StateSnapshot } from '../../ton/state-snapshot.js';
 import type { BlockGroup, BlockSource, RawBlock } from '../source.js';
 import { DevnetChain, type ExternalResult, type SealedTick } from './chain.js';
 import { type DCell, parseBocRoot, serializeBoc } from './cell.js';
 import { genesis, actors as actorsOf } from './genesis.js';
 import { applyMerkleUpdate } from './merkle.js';
 import { methodId } from '../../tvm/method-id.js';
+import { genesisSnapshot } from './snapshot.js';
 import { SHARD_ALL } from './state.js';
 import { type ChainFile, DevnetStore } from './store.js';
 import { readAccount } from './tlb.js';
@@ -107,8 +109,14 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
     chain = await DevnetChain.create({ seed, genesisUtime, accounts: g.accounts });
     file = { version: 1, seed, globalId: chain.globalId, genesisUtime, walletsPerKind, head: 0, meta: chain.meta(), traffic: TrafficGenerator.initialState(seed) };
     await store.writeSnapshot(0, chain.states());
+    // Beside the blocks, so that blocks/ stays a complete `--source files:DIR` (genesis accounts included).
+    await store.writeStateSnapshot(genesisSnapshot({ seed, now: genesisUtime, walletsPerKind }));
     await store.writeChain(file);
   }
+  // The zerostate's accounts, for a reader that starts from the beginning (built when first asked for).
+  let zerostate: StateSnapshot | null = null;
+  const zerostateSnapshot = (): StateSnapshot =>
+    (zerostate ??= genesisSnapshot({ seed: file.seed, now: file.genesisUtime, walletsPerKind: file.walletsPerKind }));
   const actors = actorsOf({ seed: file.seed, now: file.genesisUtime, walletsPerKind: file.walletsPerKind });
   const traffic = new TrafficGenerator(actors, { profile: opts.traffic ?? 'default', tps: opts.tps ?? 100, seed: file.seed }, file.traffic);
 
@@ -220,10 +228,15 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
 
     async *groups(checkpoint: string | null, signal: AbortSignal): AsyncIterable<BlockGroup> {
       let next = checkpoint === null ? 1 : (JSON.parse(checkpoint) as { mcSeqno: number }).mcSeqno + 1;
+      // Read from the start: the genesis accounts' states come with the first group (accounts that no block touches
+      // have no state otherwise).
+      let states = checkpoint === null;
       while (!signal.aborted && !closed) {
         if (failure) throw failure;
         if (next <= file.head) {
-          yield await readGroup(next);
+          const group = await readGroup(next);
+          yield states ? { ...group, states: zerostateSnapshot() } : group;
+          states = false;
           next++;
           continue;
         }
