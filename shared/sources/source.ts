@@ -1,4 +1,4 @@
-import type { StateSnapshot } from '../ton/state-snapshot.js';
+import type { SnapshotAccount, StateSnapshot } from '../ton/state-snapshot.js';
 import type { TvmAccountState } from '../tvm/account.js';
 
 /**
@@ -66,6 +66,13 @@ export interface BlockSource {
   send?(boc: Uint8Array): Promise<void>;
   /** The whole current state of an account (`wc:hex`), code and data included, from a source that holds chain state. */
   accountState?(address: string): Promise<TvmAccountState>;
+  /**
+   * Whole states of `addresses` (`wc:hex`) in the state after `block` (a block this source delivered), each checked
+   * against that block (the liteserver source: the Merkle proofs of `liteServer.getAccountState`), in the form of a
+   * state snapshot's accounts (shared/ton/state-snapshot.ts); accounts that do not exist there are absent. For
+   * accounts whose code or data no block carried whole.
+   */
+  accountStatesAt?(block: Pick<RawBlock, 'id' | 'rootHash' | 'fileHash'>, addresses: readonly string[], signal: AbortSignal): Promise<SnapshotAccount[]>;
   /** The configuration the chain runs with (`Hashmap 32 ^Cell` of ConfigParams), base64 BOC. */
   blockchainConfig?(): Promise<string>;
 }

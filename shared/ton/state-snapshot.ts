@@ -200,15 +200,29 @@ export function serializeStateSnapshot(s: StateSnapshot): string {
 export function snapshotAccountOf(shardAccountBoc: Uint8Array): SnapshotAccount | null {
   const boc = Boc.parse(shardAccountBoc);
   const sa = loadShardAccount(new Slice(boc, boc.root));
-  if (sa.account.type === 'none') return null;
-  if (sa.account.addr.type !== 'std') throw new DecodeError('TLB_INVALID', 'ShardAccount: account address is not addr_std');
-  const state = accountStateRecord(boc, sa.accountCell, sa.account);
+  return entryOf(boc, sa.accountCell, sa.lastTransLt, sa.lastTransHash);
+}
+
+/**
+ * The snapshot entry of an account from its Account BOC and the ShardAccount fields beside it (a liteserver's
+ * `liteServer.accountState`, once its proof is checked); null for `account_none`.
+ */
+export function snapshotAccountFromState(accountBoc: Uint8Array, lastTransLt: bigint, lastTransHash: Uint8Array): SnapshotAccount | null {
+  const boc = Boc.parse(accountBoc);
+  return entryOf(boc, boc.root, lastTransLt, lastTransHash);
+}
+
+function entryOf(boc: Boc, accountCell: number, lastTransLt: bigint, lastTransHash: Uint8Array): SnapshotAccount | null {
+  const account = loadAccount(new Slice(boc, accountCell));
+  if (account.type === 'none') return null;
+  if (account.addr.type !== 'std') throw new DecodeError('TLB_INVALID', 'Account: address is not addr_std');
+  const state = accountStateRecord(boc, accountCell, account);
   return {
-    address: rawAddress(sa.account.addr.workchain, sa.account.addr.hash),
-    status: sa.account.status,
+    address: rawAddress(account.addr.workchain, account.addr.hash),
+    status: account.status,
     balance: state.balance!,
-    last_trans_lt: sa.lastTransLt.toString(),
-    last_trans_hash: b64(sa.lastTransHash),
-    account: b64(serializeBoc(boc, sa.accountCell, { crc32: false })),
+    last_trans_lt: lastTransLt.toString(),
+    last_trans_hash: b64(lastTransHash),
+    account: b64(serializeBoc(boc, accountCell, { crc32: false })),
   };
 }
