@@ -8,6 +8,7 @@ import { TonClient, WalletContractV3R2, WalletContractV4 } from '@ton/ton';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../services/gateway/app.js';
+import { createStateFiller } from '../../services/follower/fill-states.js';
 import { follow } from '../../services/follower/follow.js';
 import { runDecodeStage } from '../../services/indexer/decode.js';
 import { createStoreWriter } from '../../services/indexer/sink.js';
@@ -25,6 +26,7 @@ import { decodeBlock } from '../../shared/ton/decode-block.js';
 import { STATE_SNAPSHOT_FILE, StateSnapshotError } from '../../shared/ton/state-snapshot.js';
 import { type DevnetTonflow, startDevnetTonflow } from '../helpers/devnet-tonflow.js';
 import { readFixture } from '../helpers/fixtures.js';
+import { patience } from '../helpers/patience.js';
 import { silentLogger } from '../helpers/gateway.js';
 
 /**
@@ -168,6 +170,62 @@ describe('full states on a devnet-backed tonflow', () => {
     const info = await rpc(net.endpoint, 'getAddressInformation', { address: wallet.address.toString() });
     expect(hashB64(info.code)).toBe(codeHash);
     expect(info.balance).toBe(chain.balance.toString());
+  });
+});
+
+describe('the fill path: code that no block carried, fetched once through the source port', () => {
+  const seed = 'full-states-fill';
+  let net: DevnetTonflow;
+
+  beforeAll(async () => {
+    // Without the zerostate snapshot: a genesis wallet's code was never in any indexed block.
+    net = await startDevnetTonflow({ seed, walletsPerKind: WALLETS_PER_KIND, genesisStates: false });
+  }, 600_000);
+
+  afterAll(async () => {
+    await net?.close();
+  }, 120_000);
+
+  it('a genesis wallet touched once: its pruned code is fetched from the devnet\'s chain, lands in the cell store, and is not fetched again', async () => {
+    const keys = walletKeys(seed, 'v4r2', 0);
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey, walletId: DEFAULT_SUBWALLET });
+    const raw = wallet.address.toRawString().toUpperCase();
+    const codeHash = wallet.init.code.hash().toString('base64');
+    // No snapshot: the index knows nothing of the wallet yet.
+    expect((await rpc(net.endpoint, 'getAddressInformation', { address: wallet.address.toString() })).state).toBe('uninitialized');
+    const transfer = wallet.createTransfer({ seqno: 0, secretKey: keys.secretKey, sendMode: SEND_MODE, messages: [internal({ to: Address.parseRaw(`0:${'22'.repeat(32)}`), value: toNano('1'), bounce: false })] });
+    await net.source.sendMessage(beginCell().store(storeMessage(external({ to: wallet.address, body: transfer }))).endCell().toBoc());
+    await net.sealAndIndex();
+    expect((await net.source.getAccount(raw)).lastTransLt).toBeGreaterThan(0n);
+
+    const accountStates = () => getJson(net.endpoint, `/api/v3/accountStates?address=${encodeURIComponent(raw)}&include_boc=true`);
+    const before = (await accountStates()).accounts[0];
+    expect(before.code_hash).toBe(codeHash);
+    // The block's state update pruned the code, and no other block ever held it.
+    expect(before.code_boc).toBeUndefined();
+
+    const filler = createStateFiller({
+      store: net.store,
+      source: { accountStatesAt: net.source.accountStatesAt!.bind(net.source) },
+      producer: { send: (_topic, messages) => net.publish(messages) },
+      topic: 'unused',
+      logger: silentLogger(),
+      signal: new AbortController().signal,
+    });
+    const first = await filler.round('');
+    expect(first.missing).toBeGreaterThanOrEqual(1);
+    expect(first.published).toBe(first.missing);
+    await expect.poll(async () => (await accountStates()).accounts[0].code_boc, { timeout: patience(30_000), interval: 200 }).toBeDefined();
+    const after = (await accountStates()).accounts[0];
+    expect(hashB64(after.code_boc)).toBe(codeHash);
+    expect(after.account_state_hash).toBe(before.account_state_hash);
+    // The chain's state of the wallet: the one fetched.
+    const chain = await net.source.getAccount(raw);
+    expect(after.account_state_hash).toBe(Cell.fromBoc(Buffer.from(chain.shardAccount))[0]!.refs[0]!.hash().toString('base64'));
+    // Its code is in the cell store now: the next round finds nothing to fetch for it.
+    const second = await filler.round('');
+    expect(second.missing).toBe(0);
+    expect(second.published).toBe(0);
   });
 });
 
