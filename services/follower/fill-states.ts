@@ -9,7 +9,7 @@ import { cells } from '../../shared/store/tables/cells.js';
 import { latestAccountStates } from '../../shared/store/tables/latest-account-states.js';
 import { transactions } from '../../shared/store/tables/transactions.js';
 import { type CellRecord, rebuildBoc } from '../../shared/ton/cells/cells.js';
-import { STATE_SNAPSHOT_FORMAT, STATE_SNAPSHOT_VERSION } from '../../shared/ton/state-snapshot.js';
+import { STATE_SNAPSHOT_FORMAT, STATE_SNAPSHOT_VERSION, type SnapshotAccount } from '../../shared/ton/state-snapshot.js';
 
 /**
  * The fill path of full states: latest account states whose code or data the cell store (0025_cells.sql) cannot
@@ -135,7 +135,7 @@ export function createStateFiller(deps: FillStatesDeps) {
       );
       if (!block) continue;
       const id = { workchain: b.workchain, shard: BigInt(b.shard).toString(16).toUpperCase(), seqno: b.seqno };
-      let accounts;
+      let accounts: SnapshotAccount[];
       try {
         const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.fetchTimeoutMs ?? 60_000)]);
         accounts = await deps.source.accountStatesAt(
