@@ -59,6 +59,9 @@ export interface FilesSourceOptions {
   onSnapshot?: (info: { file: string; mcSeqno: number; accounts: number }) => void;
 }
 
+/** The checkpoint key of the group that carries a snapshot of a directory without blocks. */
+const SNAPSHOT_ONLY = 'state-snapshot';
+
 /** Largest state snapshot file read (it is held in memory while checked and published). */
 export const MAX_STATE_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 
@@ -97,9 +100,12 @@ export async function createFilesSource(opts: FilesSourceOptions): Promise<Block
       let start = 0;
       if (checkpoint !== null) {
         const done = JSON.parse(checkpoint) as { key: string };
-        const at = units.findIndex((u) => u.key === done.key);
-        if (at < 0) throw new DecodeError('TLB_INVALID', `files source: checkpoint ${done.key} is not in ${opts.dir}`);
-        start = at + 1;
+        // The checkpoint of a directory that held only its snapshot: its blocks (if it has some now) start from the first.
+        if (done.key !== SNAPSHOT_ONLY) {
+          const at = units.findIndex((u) => u.key === done.key);
+          if (at < 0) throw new DecodeError('TLB_INVALID', `files source: checkpoint ${done.key} is not in ${opts.dir}`);
+          start = at + 1;
+        }
       }
       for (let i = start; i < units.length; i++) {
         if (signal.aborted) return;
@@ -120,7 +126,7 @@ export async function createFilesSource(opts: FilesSourceOptions): Promise<Block
         yield { mcSeqno: u.mcSeqno, blocks, checkpoint: JSON.stringify({ key: u.key }), ...(rejected.length > 0 ? { rejected } : {}), ...states };
       }
       if (checkpoint === null && units.length === 0 && snapshot && !signal.aborted) {
-        yield { mcSeqno: null, blocks: [], checkpoint: JSON.stringify({ key: 'state-snapshot' }), states: snapshot };
+        yield { mcSeqno: null, blocks: [], checkpoint: JSON.stringify({ key: SNAPSHOT_ONLY }), states: snapshot };
       }
     },
     async close() {},
