@@ -3,8 +3,7 @@ import { Boc } from './boc/reader.js';
 import { Slice } from './boc/slice.js';
 import { skipCurrencyCollection } from './tlb/CurrencyCollection.js';
 import { PRUNED, lookupHashmapAugEProven } from './tlb/Hashmap.js';
-import { loadBlockInfo } from './tlb/BlockInfo.js';
-import { shardId } from './tlb/ShardIdent.js';
+import { loadShardIdent, shardId } from './tlb/ShardIdent.js';
 
 /**
  * Checks a liteserver's `liteServer.accountState` answer (lite_api.tl) for a shard block the caller has verified:
@@ -77,9 +76,16 @@ export function verifyShardAccountProof(block: ProofBlockId, address: { workchai
     s.loadInt(32);
     const infoCell = s.loadRef();
     if (boc.isExotic(infoCell)) throw new Error('BlockInfo is pruned');
-    const info = loadBlockInfo(new Slice(boc, infoCell));
-    if (info.shard.workchain !== block.workchain || shardId(info.shard) !== block.shard || info.seqno !== block.seqno) {
-      throw new Error(`its header names block (${info.shard.workchain},${shardId(info.shard).toString(16)},${info.seqno})`);
+    // `block_info#9bc7a987 version:uint32 not_master:(## 1) … vert_seqno_incr:(## 1) flags:(## 8) seq_no:# vert_seq_no:#
+    // shard:ShardIdent …`: only what names the block is read (the references after it may be pruned).
+    const info = new Slice(boc, infoCell);
+    if (info.loadUint(32) !== 0x9bc7a987) throw new Error('BlockInfo has another tag');
+    info.skip(32 + 8 + 8);
+    const seqno = info.loadUint(32);
+    info.skip(32);
+    const shard = loadShardIdent(info);
+    if (shard.workchain !== block.workchain || shardId(shard) !== block.shard || seqno !== block.seqno) {
+      throw new Error(`its header names block (${shard.workchain},${shardId(shard).toString(16)},${seqno})`);
     }
     s.loadRef();
     const update = s.loadRef();
