@@ -337,8 +337,8 @@ describe('full states from a files directory with a state snapshot (devnet expor
       expect(hashB64(v3.code)).toBe(hashB64(info.code));
 
       // Every genesis account has a state; touched ones the newer one their blocks gave.
-      const [{ n }] = await t.store.query<{ n: string }>('SELECT count() AS n FROM latest_account_states FINAL');
-      expect(Number(n)).toBeGreaterThanOrEqual(g.accounts.length);
+      const [count] = await t.store.query<{ n: string }>('SELECT count() AS n FROM latest_account_states FINAL');
+      expect(Number(count!.n)).toBeGreaterThanOrEqual(g.accounts.length);
     } finally {
       await t.close();
       await rm(storeDir, { recursive: true, force: true });
