@@ -112,7 +112,7 @@ export function createStateFiller(deps: FillStatesDeps) {
   async function fetchAndPublish(missing: Candidate[]): Promise<number> {
     const located = await deps.store.query<{ account: string; lt: string; block_workchain: number; block_shard: string; block_seqno: number }>(
       `SELECT account, lt, block_workchain, block_shard, block_seqno FROM ${transactions.name}
-       WHERE account IN {accounts:Array(String)} AND lt IN {lts:Array(UInt64)}`,
+       WHERE account IN {accounts:Array(String)} AND toString(lt) IN {lts:Array(String)}`,
       { accounts: missing.map((m) => m.account), lts: missing.map((m) => m.last_trans_lt) },
     );
     const wanted = new Set(missing.map((m) => `${m.account}|${m.last_trans_lt}`));
