@@ -70,6 +70,7 @@ export async function openSource(config: TonflowConfig, logger: Logger, signal: 
         onConflict: (block, files, kept) => log.warn({ block, files, kept }, 'different block files claim one block id'),
         onDuplicate: (file, of) => log.info({ file, of }, 'same block as another file (same root hash), replayed once'),
         onVerified: (summary) => log.info(summary, 'block files verified against the hashes the chain states'),
+        onSnapshot: (info) => log.info(info, 'state snapshot read; its accounts are stored with the first group'),
       });
     case 'liteserver': {
       const location = config.liteserverConfig;

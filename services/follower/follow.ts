@@ -1,4 +1,5 @@
 import type { Producer } from '../../shared/bus/bus.js';
+import { encodeAccountStates } from '../../shared/contracts/account-states.js';
 import { encodeMcBlock, mcBlockMessageOf } from '../../shared/contracts/mc-block.js';
 import { rejectedMessage } from '../../shared/bus/dead-letter.js';
 import { encodeRawBlock } from '../../shared/contracts/raw-block.js';
@@ -67,7 +68,10 @@ export async function follow(deps: FollowerDeps): Promise<void> {
       if (group.rejected && group.rejected.length > 0) await publishRejected(deps, group.rejected);
       const last = group.blocks.length - 1;
       const messages = group.blocks.map((b, i) => encodeRawBlock(b, i === last ? group.checkpoint : null));
-      if (messages.length > 0) await deps.producer.send(deps.topic, messages);
+      // A state snapshot goes ahead of the group's blocks, in the same send: the checkpoint (on the last block) is
+      // saved only once the store has the states too.
+      const states = group.states ? encodeAccountStates(group.states) : [];
+      if (states.length + messages.length > 0) await deps.producer.send(deps.topic, [...states, ...messages]);
       const mc = mcBlockMessageOf(group.blocks);
       if (mc !== null) await deps.producer.send(deps.mcTopic, [encodeMcBlock(mc)]);
       if (deps.saveAfterPublish || messages.length === 0) {

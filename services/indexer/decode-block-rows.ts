@@ -1,7 +1,9 @@
 import type { IncomingMessage } from '../../shared/bus/bus.js';
+import { decodeAccountStates, isAccountStatesMessage } from '../../shared/contracts/account-states.js';
 import { decodeRawBlock } from '../../shared/contracts/raw-block.js';
 import { type EncodedRows, encodeRows } from '../../shared/store/tsv.js';
 import { type DecodedBlock, decodeBlock } from '../../shared/ton/decode-block.js';
+import { accountStatesToRows } from './rows.js';
 
 /** How blocks map to rows beyond the block itself (the configuration's part of RowsOptions). */
 export interface RowsMapOptions {
@@ -25,10 +27,13 @@ export interface DecodedMessage {
   transactions: number;
   /** The source checkpoint the message carries (the last block of a follower group), else null. */
   checkpoint: string | null;
+  /** True for an account-state message (shared/contracts/account-states.ts) rather than a block. */
+  states?: boolean;
 }
 
 /**
- * Reads a raw-block message (contract v1), decodes its block with the root and file hash the follower computed,
+ * Reads a raw-block message (contract v1), or an account-state message (account-states.ts) that shares its topic;
+ * decodes its block with the root and file hash the follower computed,
  * and maps it to rows; with a `schema`, encodes each table's rows as TabSeparated (so a decode worker hands over
  * bytes, not objects). Pure and synchronous: the decode stage runs it in its own thread or in decode workers.
  * Throws what the contract or the decoder throws (a poison message: non-retryable).
@@ -39,10 +44,21 @@ export function decodeMessage(
   schema?: TableSchema,
   opts: RowsMapOptions = {},
 ): DecodedMessage {
-  const raw = decodeRawBlock(msg as IncomingMessage);
-  const mcSeqno = raw.block.mcSeqno;
-  const decoded = decodeBlock(raw.block.data, { rootHash: raw.block.rootHash, fileHash: raw.block.fileHash, mcBlockSeqno: mcSeqno });
-  const rows: Record<string, TableChunk> = toRows(decoded, mcSeqno, opts);
+  let rows: Record<string, TableChunk>;
+  let transactions = 0;
+  let checkpoint: string | null = null;
+  const states = isAccountStatesMessage(msg);
+  if (states) {
+    // A source's state snapshot (shared/contracts/account-states.ts): rows of the account state tables and cells.
+    rows = accountStatesToRows(decodeAccountStates(msg).accounts) as unknown as Record<string, object[]>;
+  } else {
+    const raw = decodeRawBlock(msg as IncomingMessage);
+    const mcSeqno = raw.block.mcSeqno;
+    const decoded = decodeBlock(raw.block.data, { rootHash: raw.block.rootHash, fileHash: raw.block.fileHash, mcBlockSeqno: mcSeqno });
+    rows = toRows(decoded, mcSeqno, opts);
+    transactions = decoded.transactions.length;
+    checkpoint = raw.checkpoint;
+  }
   if (schema) {
     // A table the schema lacks, or rows that do not fit it, stay objects: the store then encodes them itself.
     for (const [table, list] of Object.entries(rows)) {
@@ -51,6 +67,6 @@ export function decodeMessage(
       if (encoded) rows[table] = encoded;
     }
   }
-  return { rows, transactions: decoded.transactions.length, checkpoint: raw.checkpoint };
+  return { rows, transactions, checkpoint, ...(states ? { states: true } : {}) };
 }
 

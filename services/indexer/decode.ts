@@ -78,10 +78,10 @@ export async function runDecodeStage(deps: DecodeStageDeps): Promise<void> {
   });
 }
 
-/** A block decoder as the runner's mapper: a block's rows, counted by its transactions. */
+/** A block decoder as the runner's mapper: a block's rows, counted by its transactions; state messages are not blocks. */
 export function decoderMapper(decoder: BlockDecoder): StageMapper {
   return {
-    map: (msg) => decoder.decode(msg).then((d) => ({ rows: d.rows, count: d.transactions, checkpoint: d.checkpoint })),
+    map: (msg) => decoder.decode(msg).then((d) => ({ rows: d.rows, count: d.transactions, checkpoint: d.checkpoint, ...(d.states ? { counted: false } : {}) })),
     depth: decoder.depth,
     inThread: decoder.inThread,
     close: () => decoder.close(),

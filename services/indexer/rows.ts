@@ -17,6 +17,7 @@ import { type TransactionRow, transactions } from '../../shared/store/tables/tra
 import type { BlockHeaderHashes, V3Block } from '../../shared/ton/records/block.js';
 import type { V3Message, V3MessageContent } from '../../shared/ton/records/message.js';
 import type { V3AccountState, V3BlockId, V3Transaction } from '../../shared/ton/records/transaction.js';
+import { type SnapshotAccount, readSnapshotAccount } from '../../shared/ton/state-snapshot.js';
 
 export type {
   AccountStateRow,
@@ -373,4 +374,47 @@ function stateColumns(hash: string, balance: string, status: NonNullable<V3Accou
     data_boc: b?.data_boc ?? null,
     code_boc: b?.code_boc ?? null,
   };
+}
+
+/** The tables a state snapshot fills (shared/contracts/account-states.ts): rows of {@link accountStatesToRows}. */
+export type StateRows = Pick<StoreRows, 'account_states' | 'latest_account_states' | 'cells'>;
+
+/**
+ * Rows of a source's state snapshot chunk: each account's state by its hash, its latest state (versioned by its
+ * last transaction's lt like a block's, so a newer block state wins whichever is stored first), and its whole cells.
+ * Code and data come whole with a snapshot, so both BOCs are filled. Throws StateSnapshotError (non-retryable: the
+ * message is dead-lettered) on an account that does not read.
+ */
+export function accountStatesToRows(accounts: readonly SnapshotAccount[]): StateRows {
+  const out: StateRows = { account_states: [], latest_account_states: [], cells: [] };
+  const cells = new Set<string>();
+  accounts.forEach((entry, i) => {
+    const a = readSnapshotAccount(entry, `account-state message: accounts[${i}]`);
+    const s = a.state;
+    const columns = {
+      balance: s.balance,
+      extra_currencies: s.extra_currencies ?? {},
+      status: s.account_status,
+      frozen_hash: s.frozen_hash,
+      data_hash: s.data_hash,
+      code_hash: s.code_hash,
+      data_boc: a.data_boc,
+      code_boc: a.code_boc,
+    };
+    out.account_states.push({ hash: s.hash, account: a.address, last_trans_lt: a.last_trans_lt, ...columns });
+    out.latest_account_states.push({
+      account: a.address,
+      account_state_hash: s.hash,
+      last_trans_lt: a.last_trans_lt,
+      last_trans_hash: a.last_trans_hash,
+      last_trans_now: a.last_paid,
+      ...columns,
+    });
+    for (const c of a.cells) {
+      if (cells.has(c.hash)) continue;
+      cells.add(c.hash);
+      out.cells.push({ hash: c.hash, record: Buffer.from(c.record).toString('base64') });
+    }
+  });
+  return out;
 }

@@ -24,6 +24,11 @@ export interface MappedMessage {
   count: number;
   /** A resume point the message carries (embedded mode: the follower's checkpoint), saved once its rows are stored. */
   checkpoint: string | null;
+  /**
+   * False for a message that is not one of what the stage counts as its messages (the decode stage counts blocks; a
+   * state snapshot message on its topic is not one): left out of `messages` in `onBatch` and the metrics.
+   */
+  counted?: boolean;
 }
 
 /**
@@ -151,6 +156,7 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
   let rowCount = 0;
   let items = 0;
   let deadLettered = 0;
+  let uncounted = 0;
   let last: IncomingMessage | undefined;
   let checkpoint: { value: string; from: IncomingMessage } | null = null;
   // The write in flight, if any; it rejects only with what `write` gave up on (a non-retryable error, a stop). At
@@ -202,6 +208,7 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
         continue;
       }
       const mapped = outcome.mapped;
+      if (mapped.counted === false) uncounted++;
       last = msg;
       if (mapped.checkpoint !== null) checkpoint = { value: mapped.checkpoint, from: msg };
       items += mapped.count;
@@ -233,7 +240,7 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
   const durable = (async () => {
     if (lastWrite) await lastWrite;
     if (checkpoint !== null && deps.checkpoints) await deps.checkpoints.save(checkpoint.value, checkpoint.from);
-    const stored = messages.length - deadLettered;
+    const stored = messages.length - deadLettered - uncounted;
     deps.counters?.messages?.inc(stored);
     deps.counters?.items?.inc(items);
     deps.counters?.deadLettered?.inc(deadLettered);

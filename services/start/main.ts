@@ -10,6 +10,7 @@ import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
 import { awaitSchema, openBus, openSource, openStore, sourceName } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
 import { follow } from '../follower/follow.js';
+import { runStateFill } from '../follower/fill-states.js';
 import { mcBlockSeqno } from '../../shared/contracts/mc-block.js';
 import { rawBlockMcSeqno } from '../../shared/contracts/raw-block.js';
 import { runDecodeStage } from '../indexer/decode.js';
@@ -220,6 +221,11 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
         if (!shutdown.signal.aborted) log.info({}, 'source has no more blocks; serving what is stored');
       }),
     );
+    if (source.accountStatesAt) {
+      // Code and data no block carried whole, fetched from the source once (services/follower/fill-states.ts).
+      const accountStatesAt = source.accountStatesAt.bind(source);
+      loops.push(runStateFill({ store, source: { accountStatesAt }, producer, topic: topics.rawBlocks, logger: logger.child({ module: 'state-fill' }), signal: shutdown.signal }));
+    }
   }
   ready = true;
   logger.info({ opsPort: config.opsPort }, 'running');

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Boc } from '../ton/boc/reader.js';
 import { DecodeError } from '../ton/errors.js';
+import { STATE_SNAPSHOT_FILE, type StateSnapshot, StateSnapshotError, parseStateSnapshot } from '../ton/state-snapshot.js';
 import { prevBlockIds } from '../ton/records/block.js';
 import { shardHex } from '../ton/records/format.js';
 import { loadBlock } from '../ton/tlb/Block.js';
@@ -54,12 +55,23 @@ export interface FilesSourceOptions {
   onDuplicate?: (file: string, of: string) => void;
   /** Called once the directory is indexed. */
   onVerified?: (summary: FilesVerification) => void;
+  /** Called when the directory holds a state snapshot (read and checked in full before any block is replayed). */
+  onSnapshot?: (info: { file: string; mcSeqno: number; accounts: number }) => void;
 }
+
+/** The checkpoint key of the group that carries a snapshot of a directory without blocks. */
+const SNAPSHOT_ONLY = 'state-snapshot';
+
+/** Largest state snapshot file read (it is held in memory while checked and published). */
+export const MAX_STATE_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 
 const idKey = blockKey;
 
 /**
- * Replays a directory of block BOCs (`--source files:DIR`): any mix of masterchain and shard blocks.
+ * Replays a directory of block BOCs (`--source files:DIR`): any mix of masterchain and shard blocks, and the
+ * optional state snapshot beside them (`state-snapshot.json`, shared/ton/state-snapshot.ts), which comes with the
+ * first group: accounts no replayed block touches get their state from it. The snapshot is checked in full when the
+ * source is created; a malformed one is an error (StateSnapshotError) before anything is replayed.
  *
  * Each masterchain block is grouped with the shard blocks it commits: those reachable from its ShardHashes tips
  * through prev links (block.tlb BlkPrevInfo, across splits and merges) that an earlier masterchain block did not
@@ -80,15 +92,20 @@ const idKey = blockKey;
  *   either).
  */
 export async function createFilesSource(opts: FilesSourceOptions): Promise<BlockSource> {
+  // The snapshot first: a malformed one stops the source before anything is published.
+  const snapshot = await readStateSnapshot(opts);
   const units = await indexDirectory(opts);
   return {
     async *groups(checkpoint: string | null, signal: AbortSignal): AsyncIterable<BlockGroup> {
       let start = 0;
       if (checkpoint !== null) {
         const done = JSON.parse(checkpoint) as { key: string };
-        const at = units.findIndex((u) => u.key === done.key);
-        if (at < 0) throw new DecodeError('TLB_INVALID', `files source: checkpoint ${done.key} is not in ${opts.dir}`);
-        start = at + 1;
+        // The checkpoint of a directory that held only its snapshot: its blocks (if it has some now) start from the first.
+        if (done.key !== SNAPSHOT_ONLY) {
+          const at = units.findIndex((u) => u.key === done.key);
+          if (at < 0) throw new DecodeError('TLB_INVALID', `files source: checkpoint ${done.key} is not in ${opts.dir}`);
+          start = at + 1;
+        }
       }
       for (let i = start; i < units.length; i++) {
         if (signal.aborted) return;
@@ -104,11 +121,35 @@ export async function createFilesSource(opts: FilesSourceOptions): Promise<Block
         for (const b of u.blocks) blocks.push(await read(b));
         const rejected: RejectedBlock[] = [];
         for (const r of u.rejected) rejected.push({ block: await read(r.block), error: r.error });
-        yield { mcSeqno: u.mcSeqno, blocks, checkpoint: JSON.stringify({ key: u.key }), ...(rejected.length > 0 ? { rejected } : {}) };
+        // The snapshot travels with the first group of a replay from the start; a resumed replay stored it already.
+        const states = checkpoint === null && i === start && snapshot ? { states: snapshot } : {};
+        yield { mcSeqno: u.mcSeqno, blocks, checkpoint: JSON.stringify({ key: u.key }), ...(rejected.length > 0 ? { rejected } : {}), ...states };
+      }
+      if (checkpoint === null && units.length === 0 && snapshot && !signal.aborted) {
+        yield { mcSeqno: null, blocks: [], checkpoint: JSON.stringify({ key: SNAPSHOT_ONLY }), states: snapshot };
       }
     },
     async close() {},
   };
+}
+
+/**
+ * The directory's state snapshot (`state-snapshot.json`, shared/ton/state-snapshot.ts), checked account by account;
+ * null when there is none. Throws StateSnapshotError for a file that is not one.
+ */
+async function readStateSnapshot(opts: FilesSourceOptions): Promise<StateSnapshot | null> {
+  const file = path.join(opts.dir, STATE_SNAPSHOT_FILE);
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  if (size > MAX_STATE_SNAPSHOT_BYTES) throw new StateSnapshotError(`${file}: ${size} bytes, more than the ${MAX_STATE_SNAPSHOT_BYTES} a snapshot may have`);
+  const snapshot = parseStateSnapshot(await readFile(file, 'utf8'), file);
+  opts.onSnapshot?.({ file, mcSeqno: snapshot.mc_seqno, accounts: snapshot.accounts.length });
+  return snapshot;
 }
 
 async function indexDirectory(opts: FilesSourceOptions): Promise<Unit[]> {

@@ -1,3 +1,4 @@
+import type { SnapshotAccount, StateSnapshot } from '../ton/state-snapshot.js';
 import type { TvmAccountState } from '../tvm/account.js';
 
 /**
@@ -39,6 +40,13 @@ export interface BlockGroup {
    * their id (see verify.ts). The follower sends them to the dead-letter topic with their reason.
    */
   rejected?: RejectedBlock[];
+  /**
+   * Whole states of accounts at a masterchain block (shared/ton/state-snapshot.ts): the files source's snapshot
+   * beside its blocks, the devnet's zerostate. Comes with the first group of a source read from its start (a resumed
+   * source stored it already), and is published ahead of that group's blocks (shared/contracts/account-states.ts):
+   * accounts no block touches get their state from it.
+   */
+  states?: StateSnapshot;
 }
 
 export interface RejectedBlock {
@@ -58,6 +66,13 @@ export interface BlockSource {
   send?(boc: Uint8Array): Promise<void>;
   /** The whole current state of an account (`wc:hex`), code and data included, from a source that holds chain state. */
   accountState?(address: string): Promise<TvmAccountState>;
+  /**
+   * Whole states of `addresses` (`wc:hex`) in the state after `block` (a block this source delivered), each checked
+   * against that block (the liteserver source: the Merkle proofs of `liteServer.getAccountState`), in the form of a
+   * state snapshot's accounts (shared/ton/state-snapshot.ts); accounts that do not exist there are absent. For
+   * accounts whose code or data no block carried whole.
+   */
+  accountStatesAt?(block: Pick<RawBlock, 'id' | 'rootHash' | 'fileHash'>, addresses: readonly string[], signal: AbortSignal): Promise<SnapshotAccount[]>;
   /** The configuration the chain runs with (`Hashmap 32 ^Cell` of ConfigParams), base64 BOC. */
   blockchainConfig?(): Promise<string>;
 }

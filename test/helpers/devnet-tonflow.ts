@@ -9,7 +9,7 @@ import { runDecodeStage } from '../../services/indexer/decode.js';
 import { createStoreWriter } from '../../services/indexer/sink.js';
 import { blockToRows } from '../../services/indexer/to-rows.js';
 import { createMemoryBus } from '../../shared/bus/memory.js';
-import type { Bus, Consumer } from '../../shared/bus/bus.js';
+import type { Bus, Consumer, OutgoingMessage, Producer } from '../../shared/bus/bus.js';
 import { createMetrics } from '../../shared/runtime/metrics.js';
 import type { SealedTick } from '../../shared/sources/devnet/chain.js';
 import { type DevnetSource, createDevnetSource } from '../../shared/sources/devnet/source.js';
@@ -27,6 +27,8 @@ export interface DevnetTonflow {
   source: DevnetSource;
   store: Store;
   app: FastifyInstance;
+  /** Publishes messages to the raw-block topic the decode stage reads (account-state messages of the fill path). */
+  publish(messages: OutgoingMessage[]): Promise<void>;
   /** Seals the devnet's next block and resolves once the store holds it; answers the sealed tick. */
   sealAndIndex(): Promise<SealedTick>;
   close(): Promise<void>;
@@ -36,6 +38,8 @@ export interface DevnetTonflowOptions {
   /** Names the temp dir, the database and the topics; also the devnet's seed. */
   seed: string;
   walletsPerKind: number;
+  /** The devnet sends its zerostate's accounts with the first group (default true; createDevnetSource genesisStates). */
+  genesisStates?: boolean;
 }
 
 /**
@@ -58,6 +62,8 @@ export async function startDevnetTonflow(opts: DevnetTonflowOptions): Promise<De
   let bus: Bus | undefined;
   let tvm: Tvm | undefined;
   let app: FastifyInstance | undefined;
+  let producer: Producer | undefined;
+  let topic = '';
 
   const close = async (): Promise<void> => {
     ac.abort();
@@ -81,17 +87,18 @@ export async function startDevnetTonflow(opts: DevnetTonflowOptions): Promise<De
       traffic: 'none',
       seed: opts.seed,
       walletsPerKind: opts.walletsPerKind,
+      ...(opts.genesisStates !== undefined ? { genesisStates: opts.genesisStates } : {}),
       onTick: (t) => (lastTick = t),
     });
     store = await createStore({ mode: 'embedded', dataDir: path.join(dir, 'store'), database: `${name}_${process.pid}_${Date.now().toString(36)}` });
     await migrate(store);
     bus = createMemoryBus({ partitionsDefault: 1 });
-    const topic = `${opts.seed}.blocks.raw`;
+    topic = `${opts.seed}.blocks.raw`;
     await bus.ensureTopics([
       { name: topic, partitions: 1, maxMessageBytes: 64 * 1024 * 1024 },
       { name: `${topic}.mc`, partitions: 1 },
     ]);
-    const producer = await bus.producer();
+    producer = await bus.producer();
     const logger = silentLogger();
     const checkpoints = createStoreCheckpoints(store, 'devnet', { signal: ac.signal, logger });
     consumer = bus.consumer({ groupId: `${opts.seed}.decode`, topics: [topic] });
@@ -143,6 +150,7 @@ export async function startDevnetTonflow(opts: DevnetTonflowOptions): Promise<De
     source: src,
     store,
     app,
+    publish: (messages) => producer!.send(topic, messages),
     sealAndIndex,
     close,
   };

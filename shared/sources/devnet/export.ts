@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DevnetChain } from './chain.js';
 import { genesis } from './genesis.js';
+import { genesisSnapshot } from './snapshot.js';
+import { STATE_SNAPSHOT_FILE, serializeStateSnapshot } from '../../ton/state-snapshot.js';
 import { blockFileName } from './store.js';
 import { type TrafficProfile, type TrafficRecord, TrafficGenerator } from './traffic.js';
 
@@ -26,6 +28,8 @@ export interface ExportOptions {
 
 export interface ExportResult {
   blocks: number;
+  /** Accounts in the genesis state snapshot written beside the blocks (`state-snapshot.json`). */
+  snapshotAccounts: number;
   transactions: number;
   bytes: number;
   lastMcSeqno: number;
@@ -41,7 +45,8 @@ export interface ExportResult {
 
 /**
  * `tonflow devnet export`: runs a fresh devnet as fast as it goes (time is simulated, one block interval per block
- * pair) and writes every sealed block to `out` as `devnet_<wc>_<shard>_<seqno>.boc`. The corpus is real blocks of a
+ * pair) and writes every sealed block to `out` as `devnet_<wc>_<shard>_<seqno>.boc`, and the genesis accounts as
+ * a state snapshot, `state-snapshot.json` (shared/ton/state-snapshot.ts), for the accounts no block touches. The corpus is real blocks of a
  * real chain: distinct transactions, multi-block traces, every block decodable like a mainnet one.
  */
 export async function exportDevnet(opts: ExportOptions): Promise<ExportResult> {
@@ -52,9 +57,11 @@ export async function exportDevnet(opts: ExportOptions): Promise<ExportResult> {
   const chain = await DevnetChain.create({ seed, genesisUtime, accounts: g.accounts });
   const traffic = new TrafficGenerator(g.actors, { profile: opts.traffic ?? 'default', tps: opts.tps ?? 1000, seed, ...(opts.record ? { record: opts.record } : {}) }, TrafficGenerator.initialState(seed));
   await mkdir(opts.out, { recursive: true });
+  const snapshot = genesisSnapshot({ seed, now: genesisUtime, walletsPerKind: opts.walletsPerKind });
+  await writeFile(path.join(opts.out, STATE_SNAPSHOT_FILE), serializeStateSnapshot(snapshot));
   const started = performance.now();
   const cpu0 = process.cpuUsage();
-  const result: ExportResult = { blocks: 0, transactions: 0, bytes: 0, lastMcSeqno: 0, seconds: 0, txPerSecond: 0, cpuSeconds: 0, txPerCpuSecond: 0, peakRssMb: 0 };
+  const result: ExportResult = { blocks: 0, snapshotAccounts: snapshot.accounts.length, transactions: 0, bytes: 0, lastMcSeqno: 0, seconds: 0, txPerSecond: 0, cpuSeconds: 0, txPerCpuSecond: 0, peakRssMb: 0 };
   let simulatedMs = 0;
   while (result.transactions < opts.transactions) {
     simulatedMs += blockMs;

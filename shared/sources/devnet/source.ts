@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Address, Cell, type TupleItem, parseTuple } from '@ton/core';
 import { shardHex } from '../../ton/records/format.js';
+import { NonRetryableError } from '../../runtime/errors.js';
+import { parseAddressForm } from '../../ton/address.js';
+import { type SnapshotAccount, type StateSnapshot, snapshotAccountOf } from '../../ton/state-snapshot.js';
 import type { BlockGroup, BlockSource, RawBlock } from '../source.js';
 import { DevnetChain, type ExternalResult, type SealedTick } from './chain.js';
 import { type DCell, parseBocRoot, serializeBoc } from './cell.js';
 import { genesis, actors as actorsOf } from './genesis.js';
 import { applyMerkleUpdate } from './merkle.js';
 import { methodId } from '../../tvm/method-id.js';
-import { SHARD_ALL } from './state.js';
+import { genesisSnapshot } from './snapshot.js';
+import { SHARD_ALL, loadShardStateParts } from './state.js';
 import { type ChainFile, DevnetStore } from './store.js';
 import { readAccount } from './tlb.js';
 import { type TrafficProfile, TrafficGenerator } from './traffic.js';
@@ -29,6 +33,11 @@ export interface DevnetSourceOptions {
   snapshotEvery?: number;
   /** Genesis size of a new chain: basechain wallets per kind. Default 16. */
   walletsPerKind?: number;
+  /**
+   * Send the zerostate's accounts as a state snapshot with the first group of a reader that starts from the
+   * beginning (default true). Off, accounts no block touched have no state in the index (tests of the fill path).
+   */
+  genesisStates?: boolean;
   /** Told about every sealed block pair (with the emulator's transactions) and how long it took. */
   onTick?: (tick: SealedTick, ms: number) => void;
   /** Told about a failure that stops the chain (the block iterator then throws it too). */
@@ -107,8 +116,14 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
     chain = await DevnetChain.create({ seed, genesisUtime, accounts: g.accounts });
     file = { version: 1, seed, globalId: chain.globalId, genesisUtime, walletsPerKind, head: 0, meta: chain.meta(), traffic: TrafficGenerator.initialState(seed) };
     await store.writeSnapshot(0, chain.states());
+    // Beside the blocks, so that blocks/ stays a complete `--source files:DIR` (genesis accounts included).
+    await store.writeStateSnapshot(genesisSnapshot({ seed, now: genesisUtime, walletsPerKind }));
     await store.writeChain(file);
   }
+  // The zerostate's accounts, for a reader that starts from the beginning (built when first asked for).
+  let zerostate: StateSnapshot | null = null;
+  const zerostateSnapshot = (): StateSnapshot =>
+    (zerostate ??= genesisSnapshot({ seed: file.seed, now: file.genesisUtime, walletsPerKind: file.walletsPerKind }));
   const actors = actorsOf({ seed: file.seed, now: file.genesisUtime, walletsPerKind: file.walletsPerKind });
   const traffic = new TrafficGenerator(actors, { profile: opts.traffic ?? 'default', tps: opts.tps ?? 100, seed: file.seed }, file.traffic);
 
@@ -220,10 +235,15 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
 
     async *groups(checkpoint: string | null, signal: AbortSignal): AsyncIterable<BlockGroup> {
       let next = checkpoint === null ? 1 : (JSON.parse(checkpoint) as { mcSeqno: number }).mcSeqno + 1;
+      // Read from the start: the genesis accounts' states come with the first group (accounts that no block touches
+      // have no state otherwise).
+      let states = checkpoint === null && opts.genesisStates !== false;
       while (!signal.aborted && !closed) {
         if (failure) throw failure;
         if (next <= file.head) {
-          yield await readGroup(next);
+          const group = await readGroup(next);
+          yield states ? { ...group, states: zerostateSnapshot() } : group;
+          states = false;
           next++;
           continue;
         }
@@ -266,6 +286,37 @@ export async function createDevnetSource(opts: DevnetSourceOptions): Promise<Dev
         lastTransHash: a.lastTransHash,
         shardAccount: Buffer.from(a.shardAccount).toString('base64'),
       };
+    },
+
+    async accountStatesAt(block, addresses) {
+      // The state after `block`: the chain's own when it is the newest, else the stored snapshot brought forward by
+      // the Merkle updates of the blocks after it (as a restart does).
+      const { workchain, seqno } = block.id;
+      const shard = { workchain, shard: SHARD_ALL, seqno };
+      const stored = await store.readBlock(shard).catch(() => null);
+      if (!stored || !Buffer.from(parseBocRoot(stored).hash()).equals(Buffer.from(block.rootHash))) {
+        throw new NonRetryableError('DEVNET_UNKNOWN_BLOCK', `devnet: block ${workchain}:${seqno} with root hash ${Buffer.from(block.rootHash).toString('hex')} is not this chain's`);
+      }
+      let state: DCell;
+      await sealing;
+      if (seqno === chain.mcSeqno) {
+        state = workchain === -1 ? chain.states().mc : chain.states().wc;
+      } else {
+        const snap = await store.readSnapshot();
+        if (snap.seqno > seqno) throw new NonRetryableError('DEVNET_STATE_GONE', `devnet: the state after block ${seqno} is older than the stored snapshot (${snap.seqno})`);
+        state = workchain === -1 ? snap.mc : snap.wc;
+        for (let s = snap.seqno + 1; s <= seqno; s++) state = applyMerkleUpdate(state, stateUpdateOf(await store.readBlock({ workchain, shard: SHARD_ALL, seqno: s })));
+      }
+      const accounts = loadShardStateParts(state, chain.globalId, workchain).accounts;
+      const out: SnapshotAccount[] = [];
+      for (const a of addresses) {
+        const addr = parseAddressForm(a);
+        if (addr.workchain !== workchain) continue;
+        const e = accounts.get(addr.hash);
+        const entry = e ? snapshotAccountOf(serializeBoc(e.sa)) : null;
+        if (entry) out.push(entry);
+      }
+      return out;
     },
 
     async blockchainConfig() {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ChainMeta, SealedBlock } from './chain.js';
 import { type DCell, parseBocRoot, serializeBoc } from './cell.js';
 import type { TrafficState } from './traffic.js';
+import { STATE_SNAPSHOT_FILE, type StateSnapshot, serializeStateSnapshot } from '../../ton/state-snapshot.js';
 
 /**
  * The devnet's data directory:
@@ -12,6 +13,8 @@ import type { TrafficState } from './traffic.js';
  *                         atomically after each block pair is written, so it never names a block that is not on disk
  *   blocks/*.boc          every sealed block, `devnet_<wc>_<shard>_<seqno>.boc`; the directory is also a valid
  *                         `--source files:DIR`
+ *   blocks/state-snapshot.json
+ *                         the genesis accounts as a state snapshot (shared/ton/state-snapshot.ts) at seqno 0
  *   state/{mc,wc}_N.boc   full shard states at seqno N, named by `state/snapshot.json` (the zerostates at first)
  *
  * On restart the states are brought from the snapshot to the head by applying each later block's Merkle update,
@@ -63,6 +66,11 @@ export class DevnetStore {
 
   async writeBlock(b: SealedBlock): Promise<void> {
     await atomicWrite(path.join(this.blocksDir, blockFileName(b)), b.data);
+  }
+
+  /** The state snapshot beside the blocks (`blocks/state-snapshot.json`). */
+  async writeStateSnapshot(s: StateSnapshot): Promise<void> {
+    await atomicWrite(path.join(this.blocksDir, STATE_SNAPSHOT_FILE), serializeStateSnapshot(s));
   }
 
   async readBlock(b: { workchain: number; shard: bigint; seqno: number }): Promise<Uint8Array> {

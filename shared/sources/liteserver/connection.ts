@@ -42,6 +42,14 @@ export interface LiteserverConnection {
   getBlockHeader(id: FullBlockId): Promise<{ id: FullBlockId; headerProof: Uint8Array }>;
   /** `liteServer.getAllShardsInfo`: `data` is a BOC whose root holds the ShardHashes HashmapE of that state. */
   getAllShardsInfo(id: FullBlockId): Promise<{ id: FullBlockId; proof: Uint8Array; data: Uint8Array }>;
+  /**
+   * `liteServer.getAccountState` at block `id`: the answer as served (unverified; shared/ton/account-proof.ts checks
+   * it). `proof` is a bag of the block proof and the state proof; `state` the Account BOC (empty when absent).
+   */
+  getAccountState(
+    id: FullBlockId,
+    account: { workchain: number; hash: Uint8Array },
+  ): Promise<{ id: FullBlockId; shardblk: FullBlockId; shardProof: Uint8Array; proof: Uint8Array; state: Uint8Array }>;
   /** `liteServer.sendMessage`: an inbound external message BOC; the liteserver checks it on its state first. */
   sendMessage(boc: Uint8Array): Promise<number>;
   /** Closes the connection; pending queries fail. Idempotent. */
@@ -207,6 +215,18 @@ export class Connection implements LiteserverConnection {
     const r = await this.query(Functions.liteServer_getAllShardsInfo, { kind: 'liteServer.getAllShardsInfo', id: toTl(id) });
     return { id: fromTl(r.id), proof: r.proof, data: r.data };
   }
+  async getAccountState(
+    id: FullBlockId,
+    account: { workchain: number; hash: Uint8Array },
+  ): Promise<{ id: FullBlockId; shardblk: FullBlockId; shardProof: Uint8Array; proof: Uint8Array; state: Uint8Array }> {
+    const r = await this.query(Functions.liteServer_getAccountState, {
+      kind: 'liteServer.getAccountState',
+      id: toTl(id),
+      account: { kind: 'liteServer.accountId', workchain: account.workchain, id: Buffer.from(account.hash) },
+    });
+    return { id: fromTl(r.id), shardblk: fromTl(r.shardblk), shardProof: new Uint8Array(r.shardProof), proof: new Uint8Array(r.proof), state: new Uint8Array(r.state) };
+  }
+
   async sendMessage(boc: Uint8Array): Promise<number> {
     const r = await this.query(Functions.liteServer_sendMessage, { kind: 'liteServer.sendMessage', body: Buffer.from(boc) });
     return r.status;

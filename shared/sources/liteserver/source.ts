@@ -4,13 +4,15 @@ import { NonRetryableError } from '../../runtime/errors.js';
 import { Boc } from '../../ton/boc/reader.js';
 import { prevBlockIds } from '../../ton/records/block.js';
 import { shardHex } from '../../ton/records/format.js';
+import { parseAddressForm } from '../../ton/address.js';
+import type { SnapshotAccount } from '../../ton/state-snapshot.js';
 import type { BlockGroup, RawBlock, RejectedBlock } from '../source.js';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { MasterchainInfo } from './connection.js';
 import { bundledGlobalConfig, parseGlobalConfig } from './global-config.js';
 import { Pool } from './pool.js';
 import { BlockIntegrityError, type FullBlockId, GLOBAL_ID, IntegrityFailure, LiteserverAnswerError, MessageRefusedError, type LiteserverSource, type LiteserverSourceOptions, MC_SHARD, type SourceLogger, WrongNetworkFailure } from './types.js';
-import { type VerifiedBlock, describeId, equalBytes, hex, verifyBlock } from './verify.js';
+import { type VerifiedBlock, describeId, equalBytes, hex, verifyAccountStateAnswer, verifyBlock } from './verify.js';
 import { alreadyCommitted, olderFirst, shardTips } from './walk.js';
 
 const SILENT: SourceLogger = { debug() {}, info() {}, warn() {} };
@@ -313,6 +315,29 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
         throw e instanceof LiteserverAnswerError ? new MessageRefusedError(e.message, { cause: e }) : e;
       };
       await p.run('sendMessage', (c) => c.sendMessage(boc).catch(refused), AbortSignal.timeout(2 * (options.queryTimeoutMs ?? 10_000)));
+    },
+    async accountStatesAt(block, addresses, signal) {
+      const p = await getPool();
+      const id: FullBlockId = { workchain: block.id.workchain, shard: BigInt('0x' + block.id.shard), seqno: block.id.seqno, rootHash: block.rootHash, fileHash: block.fileHash };
+      const found: Array<SnapshotAccount | null> = new Array<SnapshotAccount | null>(addresses.length).fill(null);
+      // A bounded number in flight: the liteservers' own rate limits are met by the pool's backoff on failures,
+      // and a large batch does not open hundreds of queries at once.
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < addresses.length) {
+          const i = next++;
+          const address = parseAddressForm(addresses[i]!);
+          const account = { workchain: address.workchain, hash: address.hash };
+          found[i] = await p.run(
+            `account ${address.raw} at ${describeId(id)}`,
+            async (c) => verifyAccountStateAnswer(id, account, await c.getAccountState(id, account)),
+            signal,
+          );
+        }
+      };
+      const concurrency = Math.max(1, options.accountStateConcurrency ?? 4);
+      await Promise.all(Array.from({ length: Math.min(concurrency, addresses.length) }, worker));
+      return found.filter((a): a is SnapshotAccount => a !== null);
     },
     status: () => pool?.status() ?? [],
     async close() {

@@ -71,6 +71,11 @@ export interface LiteserverSourceOptions {
    * Groups are still yielded strictly in order. Default 4.
    */
   prefetch?: number;
+  /**
+   * Most `liteServer.getAccountState` queries in flight at once for {@link BlockSource.accountStatesAt} (each runs
+   * through the same pool, rotation and backoff as block fetches). Default 4.
+   */
+  accountStateConcurrency?: number;
 }
 
 /** Health of one configured liteserver, for logs, metrics and `/ready`. */

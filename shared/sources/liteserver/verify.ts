@@ -2,7 +2,9 @@
 import { createHash } from 'node:crypto';
 import { NonRetryableError } from '../../runtime/errors.js';
 import { Boc } from '../../ton/boc/reader.js';
+import { AccountProofError, verifyAccountState, verifyShardAccountProof } from '../../ton/account-proof.js';
 import { DecodeError } from '../../ton/errors.js';
+import { type SnapshotAccount, snapshotAccountFromState } from '../../ton/state-snapshot.js';
 import { shardHex } from '../../ton/records/format.js';
 import { type Block, loadBlock } from '../../ton/tlb/Block.js';
 import { shardId } from '../../ton/tlb/ShardIdent.js';
@@ -53,6 +55,32 @@ export function verifyBlock(id: FullBlockId, answered: FullBlockId, data: Uint8A
     );
   }
   return { id, data, block };
+}
+
+/**
+ * Checks a `liteServer.accountState` answer for the account at shard block `id` (asked of that block itself, so the
+ * answer's `shardblk` is `id` and no shard proof is needed): the block proof against `id`'s root hash, the state
+ * proof against the block's state hash, the state against the proven account hash (shared/ton/account-proof.ts).
+ * Returns the account as a snapshot entry, null when the proof shows it absent. A bad answer is an
+ * {@link IntegrityFailure}: the pool penalises that liteserver and asks another.
+ */
+export function verifyAccountStateAnswer(
+  id: FullBlockId,
+  account: { workchain: number; hash: Uint8Array },
+  answer: { id: FullBlockId; shardblk: FullBlockId; proof: Uint8Array; state: Uint8Array },
+): SnapshotAccount | null {
+  const what = `account ${account.workchain}:${hex(account.hash)} at ${describeId(id)}`;
+  if (!sameId(id, answer.id) || !sameId(id, answer.shardblk)) {
+    throw new IntegrityFailure(`${what}: answered for ${describeId(answer.id)} (shard block ${describeId(answer.shardblk)})`);
+  }
+  try {
+    const proven = verifyShardAccountProof(id, account, answer.proof);
+    verifyAccountState(proven, answer.state);
+    return proven.found ? snapshotAccountFromState(answer.state, proven.lastTransLt, proven.lastTransHash) : null;
+  } catch (e) {
+    if (e instanceof AccountProofError || e instanceof DecodeError) throw new IntegrityFailure(`${what}: ${e.message}`);
+    throw e;
+  }
 }
 
 function sameId(a: FullBlockId, b: FullBlockId): boolean {

@@ -123,12 +123,24 @@ export function keyToInt(key: Uint8Array, from = 0, to = key.length): number {
  * runs into a pruned branch (a Merkle proof or update carries only the paths it proves).
  */
 export function lookupHashmapAugE(s: Slice, n: number, key: Uint8Array, skipExtra: (s: Slice) => void): Slice | null {
+  const r = lookupHashmapAugEProven(s, n, key, skipExtra);
+  return r === PRUNED ? null : r;
+}
+
+/** What {@link lookupHashmapAugEProven} answers when the key's path runs into a pruned branch. */
+export const PRUNED = Symbol('pruned');
+
+/**
+ * As {@link lookupHashmapAugE}, telling an absent key (null: the dictionary proves it is not there) from a path the
+ * Merkle proof does not carry ({@link PRUNED}: it proves nothing about the key).
+ */
+export function lookupHashmapAugEProven(s: Slice, n: number, key: Uint8Array, skipExtra: (s: Slice) => void): Slice | null | typeof PRUNED {
   if (!s.loadBit()) return null;
   let cell = s.loadRef();
   let m = n;
   let pos = 0;
   for (;;) {
-    if (s.boc.isExotic(cell)) return null;
+    if (s.boc.isExotic(cell)) return PRUNED;
     const node = new SliceClass(s.boc, cell);
     let l: number;
     if (!node.loadBit()) {

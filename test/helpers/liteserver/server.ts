@@ -3,7 +3,8 @@
  * lite_api.tl, see tl.ts) and serves a set of blocks (blocks.ts). It answers what a block follower asks:
  * getMasterchainInfo(Ext), getTime, getVersion, lookupBlock (by seqno, lt or utime), getBlock, getBlockHeader,
  * getAllShardsInfo, the waitMasterchainSeqno prefix, and tcp.ping. Unknown blocks get `liteServer.error` 651,
- * as a real liteserver answers for a block it has not applied.
+ * as a real liteserver answers for a block it has not applied. getAccountState replays recorded answers
+ * ({@link LoopbackLiteserver.accountStates}: proof and state bytes per block root hash), echoing the asked block id.
  *
  * Faults a test can switch on: hidden blocks (known, answered "not found" until `publish`), a head below the
  * newest masterchain block, tampered bytes, a stalled server (reads queries, never answers), and `kill()` (drops
@@ -44,6 +45,11 @@ export class LoopbackLiteserver {
   readonly requests: RequestLogEntry[] = [];
   /** Serve these bytes instead of the real ones for a block (return null to serve the real bytes). */
   tamper: ((b: ServedBlock) => Buffer | null) | null = null;
+  /**
+   * Recorded `liteServer.accountState` answers by the asked block's root hash (hex): the proof and state bytes to
+   * serve for an account (`wc:hex`). A block with no recording is answered "not in db".
+   */
+  readonly accountStates = new Map<string, (account: string) => { proof: Uint8Array; state: Uint8Array }>();
   /** Read queries but never answer them (a hung liteserver). */
   stall = false;
   handshakes = 0;
@@ -263,6 +269,17 @@ export class LoopbackLiteserver {
         if (fn === TL.getBlockHeader) return writeBlockIdExt(new TlWriter().int32(TL.blockHeader), b).uint32(r.uint32()).bytes(headerProof(b)).build();
         if (b.workchain !== -1) return error(PROTOVIOLATION, 'getAllShardsInfo needs a masterchain block');
         return writeBlockIdExt(new TlWriter().int32(TL.allShardsInfo), b).bytes(Buffer.alloc(0)).bytes(shardHashesCell(b).toBoc({ idx: false, crc32: false })).build();
+      }
+      case TL.getAccountState: {
+        const id = readBlockIdExt(r);
+        // `account:liteServer.accountId` is bare: workchain:int id:int256.
+        const account = `${r.int32()}:${r.int256().toString('hex')}`;
+        entry.block = blockKey(id);
+        const recorded = this.accountStates.get(id.rootHash.toString('hex'));
+        if (!recorded) return error(NOT_READY, `block ${blockKey(id)} is not in db`);
+        const a = recorded(account);
+        const w = writeBlockIdExt(new TlWriter().int32(TL.accountState), id);
+        return writeBlockIdExt(w, id).bytes(Buffer.alloc(0)).bytes(a.proof).bytes(a.state).build();
       }
       default:
         return error(PROTOVIOLATION, `unsupported query ${tlName(fn)}`);

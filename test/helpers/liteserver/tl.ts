@@ -44,6 +44,7 @@ const DECLARATIONS = {
   getBlockHeader: 'liteServer.getBlockHeader id:tonNode.blockIdExt mode:# = liteServer.BlockHeader',
   getAllShardsInfo: 'liteServer.getAllShardsInfo id:tonNode.blockIdExt = liteServer.AllShardsInfo',
   lookupBlock: 'liteServer.lookupBlock mode:# id:tonNode.blockId lt:mode.1?long utime:mode.2?int = liteServer.BlockHeader',
+  getAccountState: 'liteServer.getAccountState id:tonNode.blockIdExt account:liteServer.accountId = liteServer.AccountState',
   // Results
   masterchainInfo:
     'liteServer.masterchainInfo last:tonNode.blockIdExt state_root_hash:int256 init:tonNode.zeroStateIdExt = liteServer.MasterchainInfo',
@@ -54,6 +55,7 @@ const DECLARATIONS = {
   blockData: 'liteServer.blockData id:tonNode.blockIdExt data:bytes = liteServer.BlockData',
   blockHeader: 'liteServer.blockHeader id:tonNode.blockIdExt mode:# header_proof:bytes = liteServer.BlockHeader',
   allShardsInfo: 'liteServer.allShardsInfo id:tonNode.blockIdExt proof:bytes data:bytes = liteServer.AllShardsInfo',
+  accountState: 'liteServer.accountState id:tonNode.blockIdExt shardblk:tonNode.blockIdExt shard_proof:bytes proof:bytes state:bytes = liteServer.AccountState',
 } as const;
 
 export type TlName = keyof typeof DECLARATIONS;
