@@ -3,7 +3,9 @@ import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import type { Store } from '../../shared/store/store.js';
 import type { AccountInterfaces, InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from '../../shared/ton/actions/trace.js';
-import { type AccountEvidence, accountFacts } from '../../shared/ton/interfaces/account-facts.js';
+import { readCellRecords } from '../../shared/store/tables/cells.js';
+import { withFullStates } from '../../shared/ton/cells/full-states.js';
+import { type AccountEvidence, accountFacts, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
 
 /**
  * The classifier's input for a completed trace, read from the store: its transactions (transactions, by the
@@ -146,16 +148,29 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
 
 const NO_EVIDENCE: AccountEvidence = { inOps: new Set(), outOps: new Set() };
 
+/**
+ * The interfaces of the trace's accounts, from their latest states: the state after the trace (or later), as TON
+ * Center's repository detects interfaces on the state after an account's last transaction (indexing-semantics §5.1).
+ * The fields the classifier needs (a jetton wallet's owner and master, an NFT item's collection and owner) do not
+ * change over a wallet's or item's life, so a later state gives the same answer.
+ *
+ * A state row rarely holds its data (a block's state update prunes the cells it did not change): the data of the
+ * accounts whose facts read it is rebuilt from the cell store (shared/ton/cells/full-states.ts), as the gateway
+ * rebuilds it for its readers. Code is not rebuilt: the code hash settles the interface. An account whose data was
+ * never seen whole, or is in a layout its code does not have, yields no facts and its transfers stay basic blocks.
+ */
 async function readInterfaces(store: Store, accounts: string[], evidence: Map<string, AccountEvidence>): Promise<InterfaceRepository> {
   const known = new Map<string, AccountInterfaces>();
   if (accounts.length > 0) {
-    const rows = await store.query<{ account: string; code_hash: string | null; data_boc: string | null }>(
-      'SELECT account, code_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
+    const rows = await store.query<{ account: string; code_hash: string | null; data_hash: string | null; data_boc: string | null }>(
+      'SELECT account, code_hash, data_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
       { a: accounts },
     );
-    for (const r of rows) {
-      const facts = accountFacts(r.account, { codeHash: r.code_hash, dataBoc: r.data_boc }, evidence.get(r.account) ?? NO_EVIDENCE);
-      if (facts) known.set(r.account, facts);
+    const needed = new Map(rows.filter((r) => factsNeedData(r.code_hash, evidence.get(r.account) ?? NO_EVIDENCE)).map((r) => [r.account, r]));
+    const full = await withFullStates(needed, (hashes) => readCellRecords(store, hashes), { code: false });
+    for (const [account, r] of full) {
+      const facts = accountFacts(account, { codeHash: r.code_hash, dataBoc: r.data_boc }, evidence.get(account) ?? NO_EVIDENCE);
+      if (facts) known.set(account, facts);
     }
   }
   return (address) => known.get(address);
