@@ -4,6 +4,7 @@ import type { Store } from '../../shared/store/store.js';
 import type { AccountInterfaces, InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from '../../shared/ton/actions/trace.js';
 import { readCellRecords } from '../../shared/store/tables/cells.js';
+import { type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
 import { type AccountEvidence, accountFacts, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
 
@@ -156,8 +157,11 @@ const NO_EVIDENCE: AccountEvidence = { inOps: new Set(), outOps: new Set() };
  *
  * A state row rarely holds its data (a block's state update prunes the cells it did not change): the data of the
  * accounts whose facts read it is rebuilt from the cell store (shared/ton/cells/full-states.ts), as the gateway
- * rebuilds it for its readers. Code is not rebuilt: the code hash settles the interface. An account whose data was
- * never seen whole, or is in a layout its code does not have, yields no facts and its transfers stay basic blocks.
+ * rebuilds it for its readers. Code is not rebuilt: the code hash settles the interface. When some cell below the
+ * data root was never seen whole (an NFT item's content, a wallet's code reference, both unchanged since a
+ * genesis or a block before the index start), the root's own bits still hold those fields: they are read from the
+ * root's record, which the rebuild fetched first. An account without even that, or whose data is in a layout its
+ * code does not have, yields no facts and its transfers stay basic blocks.
  */
 async function readInterfaces(store: Store, accounts: string[], evidence: Map<string, AccountEvidence>): Promise<InterfaceRepository> {
   const known = new Map<string, AccountInterfaces>();
@@ -167,9 +171,21 @@ async function readInterfaces(store: Store, accounts: string[], evidence: Map<st
       { a: accounts },
     );
     const needed = new Map(rows.filter((r) => factsNeedData(r.code_hash, evidence.get(r.account) ?? NO_EVIDENCE)).map((r) => [r.account, r]));
-    const full = await withFullStates(needed, (hashes) => readCellRecords(store, hashes), { code: false });
+    // Every record the rebuilds read, for the roots of data that could not be rebuilt whole (bounded by the rebuilds' own limit).
+    const fetched = new Map<string, CellRecord>();
+    const lookup = async (hashes: string[]): Promise<Map<string, CellRecord>> => {
+      const found = await readCellRecords(store, hashes);
+      for (const [h, r] of found) fetched.set(h, r);
+      return found;
+    };
+    const full = await withFullStates(needed, lookup, { code: false });
     for (const [account, r] of full) {
-      const facts = accountFacts(account, { codeHash: r.code_hash, dataBoc: r.data_boc }, evidence.get(account) ?? NO_EVIDENCE);
+      let dataBoc = r.data_boc;
+      if (dataBoc === null && r.data_hash !== null) {
+        const root = fetched.get(Buffer.from(r.data_hash, 'base64').toString('hex'));
+        if (root) dataBoc = recordBitsBoc(root);
+      }
+      const facts = accountFacts(account, { codeHash: r.code_hash, dataBoc }, evidence.get(account) ?? NO_EVIDENCE);
       if (facts) known.set(account, facts);
     }
   }

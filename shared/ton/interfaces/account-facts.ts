@@ -63,6 +63,10 @@ export function factsNeedData(codeHash: string | null, evidence: AccountEvidence
   return r.jettonWallet || r.nftItem;
 }
 
+/**
+ * The facts of one account. `state.dataBoc` is its data cell, or that cell's own bits without its references (every
+ * field read here is in the data root's bits: shared/ton/cells `recordBitsBoc`).
+ */
 export function accountFacts(address: string, state: { codeHash: string | null; dataBoc: string | null }, evidence: AccountEvidence): AccountInterfaces | undefined {
   const r = reading(state.codeHash, evidence);
   const out: AccountInterfaces = {};
