@@ -66,19 +66,20 @@ export async function withFullStates<T extends StateBocColumns>(rows: ReadonlyMa
  * the action stage must retry rather than classify without the account's data.
  */
 async function rebuild(hash: string, lookup: CellLookup): Promise<string | null> {
-  let lookupError: { error: unknown } | undefined;
+  const lookupFailure: { failed: boolean; error: unknown } = { failed: false, error: undefined };
   const guarded: CellLookup = async (hashes) => {
     try {
       return await lookup(hashes);
     } catch (error) {
-      lookupError = { error };
+      lookupFailure.failed = true;
+      lookupFailure.error = error;
       throw error;
     }
   };
   try {
     return await rebuildBoc(hash, guarded, MAX_CELLS);
-  } catch (e) {
-    if (lookupError) throw lookupError.error;
+  } catch {
+    if (lookupFailure.failed) throw lookupFailure.error;
     return null;
   }
 }
