@@ -31,7 +31,7 @@ describe('cell store records', () => {
     expect('cell' in r && r.cell.equals(root)).toBe(true);
   });
 
-  it('gives a record's own bits as a one-cell bag, its references left out', () => {
+  it('gives the bits of a record as a one-cell bag, its references left out', () => {
     const root = beginCell().storeUint(0xabc, 12).storeBit(1).storeRef(beginCell().storeUint(2, 8).endCell()).endCell();
     const { map, put } = storeOf();
     const boc = Boc.parse(root.toBoc());
