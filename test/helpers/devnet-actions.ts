@@ -48,34 +48,37 @@ function byTrace(actions: readonly StoredAction[]): Map<string, StoredAction[]> 
  * The masterchain block a transfer was sent in: the traffic generator numbers a tick's query ids from
  * `seqno × 100000` (shared/sources/devnet/traffic.ts).
  */
-export const sentInMcBlock = (r: { queryId: bigint }): number => Number(r.queryId / 100_000n);
+const sentInMcBlock = (r: { queryId: bigint }): number => Number(r.queryId / 100_000n);
 
 /**
  * A jetton transfer's trace runs over four masterchain blocks at most on the devnet (the wallet's external, the
  * sender's jetton wallet, the receiver's, the notification and excess), so one sent this many blocks before the
  * last has completed and must have been classified.
  */
-export const JETTON_TRACE_MC_BLOCKS = 4;
+const JETTON_TRACE_MC_BLOCKS = 4;
 
 /**
  * Each jetton (and stablecoin) transfer sent whose action is stored is exactly one `jetton_transfer` in its trace,
  * successful, with the sender, receiver owner, amount and jetton master the generator used. Answers how many were
- * checked, how many of those spanned three or more masterchain blocks, and the transfers without an action.
+ * checked, how many of those spanned three or more masterchain blocks, how many were sent early enough before the
+ * run's last masterchain block to have completed ({@link JETTON_TRACE_MC_BLOCKS}), and which of those have no action.
  */
 export function checkJettonTransfers(
   records: readonly TrafficRecord[],
   actions: readonly StoredAction[],
-): { sent: number; checked: number; multiBlock: number; unclassified: Array<Extract<TrafficRecord, { kind: 'jetton_transfer' | 'stablecoin_transfer' }>> } {
+  lastMcSeqno: number,
+): { sent: number; checked: number; multiBlock: number; due: number; dueUnclassified: string[] } {
   const traces = byTrace(actions);
   const jettons = records.filter((r): r is Extract<TrafficRecord, { kind: 'jetton_transfer' | 'stablecoin_transfer' }> => r.kind === 'jetton_transfer' || r.kind === 'stablecoin_transfer');
   let checked = 0;
   let multiBlock = 0;
-  const unclassified: typeof jettons = [];
+  const due = jettons.filter((r) => sentInMcBlock(r) <= lastMcSeqno - JETTON_TRACE_MC_BLOCKS);
+  const unclassified = new Set<(typeof jettons)[number]>();
   for (const r of jettons) {
     // The record's query id finds the action; its trace is the whole transfer and it is one action.
     const found = actions.filter((a) => a.type === 'jetton_transfer' && a.d.source === raw(r.from) && a.d.jetton_transfer_data?.query_id === r.queryId.toString());
     if (found.length === 0) {
-      unclassified.push(r); // its trace was not complete when the run ended, or it was not recognised
+      unclassified.add(r); // its trace was not complete when the run ended, or it was not recognised
       continue;
     }
     expect(found).toHaveLength(1);
@@ -88,7 +91,7 @@ export function checkJettonTransfers(
     checked++;
     if (a.mc_seqno_end - a.mc_seqno_start >= 2) multiBlock++;
   }
-  return { sent: jettons.length, checked, multiBlock, unclassified };
+  return { sent: jettons.length, checked, multiBlock, due: due.length, dueUnclassified: due.filter((r) => unclassified.has(r)).map((r) => `${r.kind} ${r.queryId}`) };
 }
 
 /** Each bounced TON transfer sent whose action is stored is one failed `ton_transfer` of its value from the sender to the (uninitialised) destination. */
