@@ -3,7 +3,10 @@ import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import type { Store } from '../../shared/store/store.js';
 import type { AccountInterfaces, InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from '../../shared/ton/actions/trace.js';
-import { type AccountEvidence, accountFacts } from '../../shared/ton/interfaces/account-facts.js';
+import { readCellRecords } from '../../shared/store/tables/cells.js';
+import { type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
+import { withFullStates } from '../../shared/ton/cells/full-states.js';
+import { type AccountEvidence, accountFacts, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
 
 /**
  * The classifier's input for a completed trace, read from the store: its transactions (transactions, by the
@@ -146,16 +149,44 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
 
 const NO_EVIDENCE: AccountEvidence = { inOps: new Set(), outOps: new Set() };
 
+/**
+ * The interfaces of the trace's accounts, from their latest states: the state after the trace (or later), as TON
+ * Center's repository detects interfaces on the state after an account's last transaction (indexing-semantics §5.1).
+ * The fields the classifier needs (a jetton wallet's owner and master, an NFT item's collection and owner) do not
+ * change over a wallet's or item's life, so a later state gives the same answer.
+ *
+ * A state row rarely holds its data (a block's state update prunes the cells it did not change): the data of the
+ * accounts whose facts read it is rebuilt from the cell store (shared/ton/cells/full-states.ts), as the gateway
+ * rebuilds it for its readers. Code is not rebuilt: the code hash settles the interface. When some cell below the
+ * data root was never seen whole (an NFT item's content, a wallet's code reference, both unchanged since a
+ * genesis or a block before the index start), the root's own bits still hold those fields: they are read from the
+ * root's record, which the rebuild fetched first. An account without even that, or whose data is in a layout its
+ * code does not have, yields no facts and its transfers stay basic blocks.
+ */
 async function readInterfaces(store: Store, accounts: string[], evidence: Map<string, AccountEvidence>): Promise<InterfaceRepository> {
   const known = new Map<string, AccountInterfaces>();
   if (accounts.length > 0) {
-    const rows = await store.query<{ account: string; code_hash: string | null; data_boc: string | null }>(
-      'SELECT account, code_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
+    const rows = await store.query<{ account: string; code_hash: string | null; data_hash: string | null; data_boc: string | null }>(
+      'SELECT account, code_hash, data_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
       { a: accounts },
     );
-    for (const r of rows) {
-      const facts = accountFacts(r.account, { codeHash: r.code_hash, dataBoc: r.data_boc }, evidence.get(r.account) ?? NO_EVIDENCE);
-      if (facts) known.set(r.account, facts);
+    const needed = new Map(rows.filter((r) => factsNeedData(r.code_hash, evidence.get(r.account) ?? NO_EVIDENCE)).map((r) => [r.account, r]));
+    // Every record the rebuilds read, for the roots of data that could not be rebuilt whole (bounded by the rebuilds' own limit).
+    const fetched = new Map<string, CellRecord>();
+    const lookup = async (hashes: string[]): Promise<Map<string, CellRecord>> => {
+      const found = await readCellRecords(store, hashes);
+      for (const [h, r] of found) fetched.set(h, r);
+      return found;
+    };
+    const full = await withFullStates(needed, lookup, { code: false });
+    for (const [account, r] of full) {
+      let dataBoc = r.data_boc;
+      if (dataBoc === null && r.data_hash !== null) {
+        const root = fetched.get(Buffer.from(r.data_hash, 'base64').toString('hex'));
+        if (root) dataBoc = recordBitsBoc(root);
+      }
+      const facts = accountFacts(account, { codeHash: r.code_hash, dataBoc }, evidence.get(account) ?? NO_EVIDENCE);
+      if (facts) known.set(account, facts);
     }
   }
   return (address) => known.get(address);

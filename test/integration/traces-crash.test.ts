@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -23,7 +22,8 @@ import type { Store } from '../../shared/store/store.js';
 import { collect, waitFor } from '../helpers/bus-contract.js';
 import { describeClickHouse } from '../helpers/clickhouse.js';
 import { repoRoot } from '../helpers/fixtures.js';
-import { describeKafka, withAdmin } from '../helpers/kafka.js';
+import { describeKafka } from '../helpers/kafka.js';
+import { CLI, caughtUp, ensureBuilt, exited, freePort, metric } from '../helpers/tonflow-cli.js';
 import { type ExpectedTraces, expectStoredTraces, expectedTraces } from '../helpers/traces.js';
 
 /*
@@ -36,16 +36,12 @@ import { type ExpectedTraces, expectStoredTraces, expectedTraces } from '../help
  *   from its checkpoint, which passes a masterchain block only once its traces are stored.
  */
 
-const CLI = path.join(repoRoot, 'dist', 'services', 'tonflow.js');
 let work = '';
 let devnetDir = '';
 let want: ExpectedTraces;
 
 beforeAll(async () => {
-  if (!existsSync(CLI)) {
-    const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repoRoot, encoding: 'utf8', timeout: 110_000 });
-    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
-  }
+  ensureBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-traces-crash-'));
   devnetDir = path.join(work, 'devnet');
   // A low rate: many masterchain blocks, each with a few traces, so that a kill lands between two of them.
@@ -56,41 +52,6 @@ beforeAll(async () => {
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function metric(port: number, name: string): Promise<number | null> {
-  try {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
-    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return null;
-  }
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
-
-async function caughtUp(brokers: string[], groupId: string, topic: string): Promise<boolean> {
-  return withAdmin(brokers, async (admin) => {
-    const ends = await admin.fetchTopicOffsets(topic);
-    const [res] = await admin.fetchOffsets({ groupId, topics: [topic] });
-    const committed = new Map((res?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-    return ends.every((p) => Math.max(0, committed.get(p.partition) ?? 0) >= Number(p.high));
-  });
-}
 
 /** Waits until the gauge `metricName` (the last masterchain block traced) is past the first one, then kills the child with SIGKILL. */
 async function killMidway(child: ChildProcess, port: number, metricName: string, stderr: string[]): Promise<number> {

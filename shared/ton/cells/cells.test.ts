@@ -3,7 +3,7 @@ import { Cell, beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
 import { decodeBlock, parseBlock } from '../decode-block.js';
-import { type CellRecord, collectWholeCells, rebuildCell } from './cells.js';
+import { type CellRecord, collectWholeCells, rebuildCell, recordBitsBoc } from './cells.js';
 
 function storeOf(): { put: (h: string, r: CellRecord) => void; map: Map<string, CellRecord> } {
   const map = new Map<string, CellRecord>();
@@ -29,6 +29,16 @@ describe('cell store records', () => {
     expect(collectWholeCells(boc, boc.roots, put)).toBe(5); // the two refs to `leaf` are one cell
     const r = await rebuildCell(root.hash().toString('hex'), (hs) => new Map(hs.flatMap((h) => (map.has(h) ? [[h, map.get(h)!]] : []))));
     expect('cell' in r && r.cell.equals(root)).toBe(true);
+  });
+
+  it('gives the bits of a record as a one-cell bag, its references left out', () => {
+    const root = beginCell().storeUint(0xabc, 12).storeBit(1).storeRef(beginCell().storeUint(2, 8).endCell()).endCell();
+    const { map, put } = storeOf();
+    const boc = Boc.parse(root.toBoc());
+    collectWholeCells(boc, boc.roots, put);
+    const cell = Cell.fromBase64(recordBitsBoc(map.get(root.hash().toString('hex'))!));
+    expect(cell.refs).toHaveLength(0);
+    expect(cell.bits.equals(root.bits)).toBe(true);
   });
 
   it('reports the cells it never saw and rejects a forged record', async () => {

@@ -90,6 +90,17 @@ function decodeRecord(record: CellRecord): DecodedRecord {
   return { exotic: (d1 & 8) !== 0, bits: new BitString(data, 0, bits), children };
 }
 
+/**
+ * The bits of the cell a record describes, as a bag of one cell without its references (base64, no index, no CRC).
+ * Not that cell (its hash differs): for readers of the fields a data root holds in its own bits (a jetton wallet's
+ * owner and master, an NFT item's collection and owner) when some cell below it was never seen whole, so the
+ * whole cell cannot be rebuilt.
+ */
+export function recordBitsBoc(record: CellRecord): string {
+  const d = decodeRecord(record);
+  return new Cell({ exotic: false, bits: d.bits, refs: [] }).toBoc({ idx: false, crc32: false }).toString('base64');
+}
+
 /** Records by hash, fetched in rounds (one round per tree level): hashes it does not have are absent from the map. */
 export type CellLookup = (hashesHex: string[]) => Promise<Map<string, CellRecord>> | Map<string, CellRecord>;
 

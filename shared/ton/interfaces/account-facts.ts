@@ -9,7 +9,9 @@ import { interfacesOfCode } from './repository.js';
  * TON Center's detector would find by running the standard get-methods. Either way the fields come from the
  * account's data cell in the standard layouts:
  *  - jetton wallet (TEP-74 reference wallet): `balance:Coins owner_address:MsgAddress jetton_master_address:MsgAddress
- *    jetton_wallet_code:^Cell`;
+ *    jetton_wallet_code:^Cell`; a governed (stablecoin-contract) wallet, known by its code hash, stores a status
+ *    first: `status:uint4 balance:Coins owner_address:MsgAddressInt jetton_master_address:MsgAddressInt`
+ *    (stablecoin-contract jetton-wallet.fc `storage#_`). Either way the fields `get_wallet_data` returns;
  *  - NFT item (TEP-62 reference item): `index:uint64 collection_address:MsgAddress owner_address:MsgAddress
  *    content:^Cell` (before initialisation only index and collection).
  * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
@@ -32,22 +34,55 @@ export interface AccountEvidence {
   outOps: ReadonlySet<number>;
 }
 
-export function accountFacts(address: string, state: { codeHash: string | null; dataBoc: string | null }, evidence: AccountEvidence): AccountInterfaces | undefined {
-  const kinds = new Set(interfacesOfCode(state.codeHash).map((i) => i.kind));
+/** Code names (code-hashes.ts) of jetton wallets whose data starts with `status:uint4` (governed / stablecoin wallets). */
+const STATUS_FIRST_WALLETS = new Set(['jetton_wallet_governed']);
+
+interface Reading {
+  names: Set<string>;
+  jettonWallet: boolean;
+  nftItem: boolean;
+}
+
+function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
+  const known = interfacesOfCode(codeHash);
+  const kinds = new Set(known.map((i) => i.kind));
   const shows = (inOps: Set<number>, outOps: Set<number>): boolean => [...evidence.inOps].some((o) => inOps.has(o)) || [...evidence.outOps].some((o) => outOps.has(o));
+  return {
+    names: new Set(known.map((i) => i.name)),
+    jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS),
+    nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS),
+  };
+}
+
+/**
+ * Whether {@link accountFacts} reads the account's data cell: a reader whose state row lacks the data rebuilds it
+ * (from the cell store) only for these accounts, not for every wallet a trace touches.
+ */
+export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
+  const r = reading(codeHash, evidence);
+  return r.jettonWallet || r.nftItem;
+}
+
+/**
+ * The facts of one account. `state.dataBoc` is its data cell, or that cell's own bits without its references (every
+ * field read here is in the data root's bits: shared/ton/cells `recordBitsBoc`).
+ */
+export function accountFacts(address: string, state: { codeHash: string | null; dataBoc: string | null }, evidence: AccountEvidence): AccountInterfaces | undefined {
+  const r = reading(state.codeHash, evidence);
   const out: AccountInterfaces = {};
-  if (state.dataBoc !== null && (kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS))) {
+  if (state.dataBoc !== null && r.jettonWallet) {
     try {
       const s = bodySlice(state.dataBoc);
+      if ([...r.names].some((n) => STATUS_FIRST_WALLETS.has(n))) s.skip(4);
       const balance = s.loadCoins();
       const owner = loadAddr(s);
       const jetton = loadAddr(s);
       if (owner !== null && jetton !== null) out.jettonWallet = { address, owner, jetton, balance };
     } catch {
-      // Not the reference layout.
+      // Not the layout of its code.
     }
   }
-  if (state.dataBoc !== null && (kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS))) {
+  if (state.dataBoc !== null && r.nftItem) {
     try {
       const s = bodySlice(state.dataBoc);
       const index = s.loadUintBig(64);

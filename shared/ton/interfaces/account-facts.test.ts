@@ -1,0 +1,93 @@
+import { Address, Cell, type TupleItem, beginCell, parseTuple } from '@ton/core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
+import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
+import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
+import { methodId } from '../../tvm/method-id.js';
+import { accountFacts, factsNeedData } from './account-facts.js';
+
+/*
+ * What accountFacts reads from a jetton wallet's or NFT item's data, against what the contract itself answers: the
+ * real code (fixtures/contracts, MANIFEST.md) run on the real TVM with the same data, its get_wallet_data /
+ * get_nft_data (TEP-74, TEP-62) giving the owner, master, collection and index the classifier must see.
+ */
+
+const NONE = { inOps: new Set<number>(), outOps: new Set<number>() };
+const SELF = '0:' + 'AB'.repeat(32);
+const OWNER = Address.parseRaw('0:' + '11'.repeat(32));
+const MASTER = Address.parseRaw('0:' + '22'.repeat(32));
+const COLLECTION = Address.parseRaw('0:' + '33'.repeat(32));
+const raw = (a: Address): string => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+let tvm: Tvm;
+beforeAll(async () => {
+  tvm = await createInlineTvm();
+});
+afterAll(async () => {
+  await tvm?.close();
+});
+
+async function getMethod(code: Cell, data: Cell, name: string): Promise<TupleItem[]> {
+  const out = await tvm.runGetMethod({
+    code: code.toBoc().toString('base64'),
+    data: data.toBoc().toString('base64'),
+    address: SELF,
+    balance: 10n ** 9n,
+    config: MAINNET_CONFIG_BOC,
+    now: 1_760_000_000,
+    methodId: methodId(name),
+    stack: serializeStackB64([]),
+    gasLimit: 1_000_000n,
+  });
+  if (!out.ok) throw new Error(out.error);
+  expect(out.exitCode, `${name} exit code`).toBe(0);
+  return parseTuple(Cell.fromBase64(out.stack));
+}
+
+const int = (t: TupleItem): bigint => {
+  if (t.type !== 'int') throw new Error(`not an int: ${t.type}`);
+  return t.value;
+};
+const addr = (t: TupleItem): string | null => {
+  if (t.type !== 'slice' && t.type !== 'cell') throw new Error(`not a slice: ${t.type}`);
+  const a = t.cell.beginParse().loadMaybeAddress();
+  return a ? raw(a) : null;
+};
+const codeHash = (code: Cell): string => code.hash().toString('base64');
+
+describeFixtures('account facts against the contracts’ own get-methods (real TVM)', () => {
+  it('a reference (tonweb) jetton wallet: owner, master and balance as get_wallet_data answers', async () => {
+    const code = Cell.fromBoc(readFixture('contracts/jetton_wallet_tonweb_standard.code.boc'))[0]!;
+    const data = beginCell().storeCoins(123_456_789n).storeAddress(OWNER).storeAddress(MASTER).storeRef(code).endCell();
+    const [balance, owner, master] = await getMethod(code, data, 'get_wallet_data');
+    const facts = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
+    expect(facts?.jettonWallet).toEqual({ address: SELF, owner: addr(owner!), jetton: addr(master!), balance: int(balance!) });
+    expect(facts?.jettonWallet?.owner).toBe(raw(OWNER));
+  });
+
+  it('a governed (stablecoin) jetton wallet, whose data starts with a status: owner, master and balance as get_wallet_data answers', async () => {
+    const code = Cell.fromBoc(readFixture('contracts/stablecoin_jetton_wallet.code.boc'))[0]!;
+    const data = beginCell().storeUint(0, 4).storeCoins(987_654_321n).storeAddress(OWNER).storeAddress(MASTER).endCell();
+    const [balance, owner, master] = await getMethod(code, data, 'get_wallet_data');
+    const facts = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
+    expect(facts?.jettonWallet).toEqual({ address: SELF, owner: addr(owner!), jetton: addr(master!), balance: int(balance!) });
+    expect(facts?.jettonWallet?.jetton).toBe(raw(MASTER));
+  });
+
+  it('a reference (tonweb) NFT item: index, collection and owner as get_nft_data answers', async () => {
+    const code = Cell.fromBoc(readFixture('contracts/nft_item_tonweb_standard.code.boc'))[0]!;
+    const data = beginCell().storeUint(42, 64).storeAddress(COLLECTION).storeAddress(OWNER).storeRef(beginCell().storeStringTail('42.json').endCell()).endCell();
+    const [init, index, collection, owner] = await getMethod(code, data, 'get_nft_data');
+    const facts = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
+    expect(facts?.nftItem).toEqual({ address: SELF, index: int(index!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n });
+  });
+
+  it('needs the data only of accounts whose code or messages show a jetton wallet or an NFT item', () => {
+    const wallet = Cell.fromBoc(readFixture('contracts/jetton_wallet_tonweb_standard.code.boc'))[0]!;
+    expect(factsNeedData(codeHash(wallet), NONE)).toBe(true);
+    expect(factsNeedData(null, NONE)).toBe(false);
+    expect(factsNeedData(null, { inOps: new Set([0x0f8a7ea5]), outOps: new Set() })).toBe(true); // TEP-74 transfer
+    expect(factsNeedData(null, { inOps: new Set(), outOps: new Set([0x05138d91]) })).toBe(true); // TEP-62 ownership_assigned
+    expect(factsNeedData(null, { inOps: new Set([0x12345678]), outOps: new Set() })).toBe(false);
+  });
+});
