@@ -70,4 +70,35 @@ describe('sliced JSON pages', () => {
     const { res } = await serve(true, body);
     expect(res.statusCode).toBe(500);
   });
+
+  // A v2 envelope: the list inside `result`, and the same answer over JSON-RPC, whose schema types `result` as unknown
+  // (the route's serializer sends it as it is) and whose `id` is the client's.
+  const Envelope = z.object({ ok: z.literal(true), result: z.object({ '@type': z.literal('blocks.transactionsExt'), transactions: z.array(Item), '@extra': z.string() }) });
+  const Rpc = z.object({ ok: z.boolean(), result: z.unknown().optional(), jsonrpc: z.literal('2.0'), id: z.unknown() });
+
+  async function serveNested(validate: boolean, schema: z.ZodObject, body: Record<string, unknown>, key: readonly [string, ...string[]]) {
+    const app = Fastify();
+    app.setSerializerCompiler(validate ? serializerCompiler : () => (data) => JSON.stringify(data));
+    const pages = createJsonPages({ validate });
+    app.get('/p', { schema: { response: { 200: schema } } }, async (_req, reply) => pages.send(reply, schema, body, key));
+    const res = await app.inject('/p');
+    await app.close();
+    return res;
+  }
+
+  it.each([false, true])('a list inside nested objects (validate=%s), in a schema typed through and as unknown', async (validate) => {
+    const result = { '@type': 'blocks.transactionsExt' as const, transactions: page(RECORDS_PER_SLICE * 2 + 1).transactions, '@extra': '1.5:0:0.25' };
+    const v2 = { ok: true as const, result };
+    const a = await serveNested(validate, Envelope, v2, ['result', 'transactions']);
+    expect(a.body).toBe(validate ? JSON.stringify(z.encode(Envelope, v2)) : JSON.stringify(v2));
+    expect(a.headers['content-length']).toBe(String(Buffer.byteLength(a.body)));
+    // A client's id shaped like a placeholder is sent as the id, nothing else.
+    for (const id of ['\u0000tonflow-list\u0000', { x: '"]' }]) {
+      const rpc = { ...v2, jsonrpc: '2.0' as const, id };
+      const b = await serveNested(validate, Rpc, rpc, ['result', 'transactions']);
+      expect(b.body).toBe(JSON.stringify(rpc));
+      const top = { ok: true, result: result.transactions, jsonrpc: '2.0' as const, id };
+      expect((await serveNested(validate, Rpc, top, ['result'])).body).toBe(JSON.stringify(top));
+    }
+  });
 });

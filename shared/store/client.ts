@@ -93,6 +93,9 @@ type StatementKind = 'read' | 'write';
 /** Output formats reads use: JSON rows (Store.query) and raw fields (Store.queryFields). */
 type ReadFormat = 'JSONEachRow' | 'TabSeparatedRaw';
 
+/** A read's whole output: text, or the UTF-8 bytes of the text. One row per line in both formats reads use. */
+export type ReadOutput = string | Uint8Array;
+
 /** A statement as a backend runs it: with the prefix and settings it still needs, on the client it was given. */
 type BackendStatement<T> = (prefix: string, settings: ClickHouseSettings, client: ClickHouseClient) => Promise<T>;
 
@@ -106,8 +109,11 @@ interface Backend {
    * (embedded: only those the session does not already hold) and the client to send it with.
    */
   run<T>(settings: ClickHouseSettings, fn: BackendStatement<T>, scope: StatementScope, kind: StatementKind): Promise<T>;
-  /** Runs a read (SELECT) with `settings` and bound `params` and returns its whole output in `format` as text. */
-  readText(settings: ClickHouseSettings, query: string, params: QueryParams | undefined, format: ReadFormat, signal?: AbortSignal): Promise<string>;
+  /**
+   * Runs a read (SELECT) with `settings` and bound `params` and returns its whole output in `format`: as text, or as
+   * its UTF-8 bytes (chdb hands over bytes; {@link eachLine} decodes a large output a slice at a time).
+   */
+  readText(settings: ClickHouseSettings, query: string, params: QueryParams | undefined, format: ReadFormat, signal?: AbortSignal): Promise<ReadOutput>;
   /**
    * Inserts a TabSeparated body, given as consecutive pieces, into `table` (`database.table`, plain identifiers;
    * `columns` too, `types` their ClickHouse types) with `settings` scoped to the statement. Resolves when ClickHouse
@@ -163,7 +169,7 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     return guarded(operation, timeoutMs, (settings, signal) => backend.run(settings, (prefix, delta, client) => fn(prefix, delta, client, signal), scope, kind));
   }
 
-  function read(query: string, params: QueryParams | undefined, format: ReadFormat, timeoutMs: number): Promise<string> {
+  function read(query: string, params: QueryParams | undefined, format: ReadFormat, timeoutMs: number): Promise<ReadOutput> {
     return guarded(`query ${summarize(query)}`, timeoutMs, (settings, signal) => backend.readText(settings, query, params, format, signal));
   }
 
@@ -352,23 +358,64 @@ function* outputLines(text: string): Generator<string> {
   }
 }
 
-/** JSONEachRow text → rows, one JSON object per line (as @clickhouse/client's ResultSet.json reads it). */
-function parseJsonRows<T>(text: string): T[] {
+/**
+ * Bytes of output parsed between two turns of the event loop; an output up to this size is decoded and parsed in one
+ * go. A page of 1,000 transactions is 3-4 MB of JSON: parsed at once it holds the thread for tens of ms on an idle
+ * core and far longer on a loaded one, and every other request (masterchainInfo) waits behind it. A slice of this
+ * size parses in about a millisecond, and a point read's answer (well under it) pays nothing for the slicing.
+ */
+export const PARSE_SLICE_BYTES = 128 * 1024;
+
+/** Lets timers, I/O and other requests run before a long parse goes on. */
+const yieldToLoop = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+const NEWLINE = 0x0a;
+
+/**
+ * Calls `fn` with each line of `out` (the lines {@link outputLines} gives of its text), a slice of
+ * {@link PARSE_SLICE_BYTES} at a time with a turn of the event loop between slices; a slice ends at a line break.
+ * Bytes are decoded slice by slice with one streaming decoder, which gives the text a one-shot decode gives (a line
+ * break is never inside a UTF-8 sequence, and only the start of the whole output is checked for a BOM).
+ */
+async function eachLine(out: ReadOutput, fn: (line: string) => void): Promise<void> {
+  if (out.length <= PARSE_SLICE_BYTES) {
+    for (const line of outputLines(typeof out === 'string' ? out : UTF8.decode(out))) fn(line);
+    return;
+  }
+  const bytes = typeof out === 'string' ? null : Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  const decoder = new TextDecoder('utf-8');
+  let start = 0;
+  while (start < out.length) {
+    if (start > 0) await yieldToLoop();
+    const nl = bytes ? bytes.indexOf(NEWLINE, start + PARSE_SLICE_BYTES) : (out as string).indexOf('\n', start + PARSE_SLICE_BYTES);
+    const end = nl < 0 ? out.length : nl + 1;
+    const text = bytes ? decoder.decode(bytes.subarray(start, end), { stream: end < out.length }) : (out as string).slice(start, end);
+    for (const line of outputLines(text)) fn(line);
+    start = end;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8');
+
+/** JSONEachRow output → rows, one JSON object per line (as @clickhouse/client's ResultSet.json reads it). */
+export async function parseJsonRows<T>(out: ReadOutput): Promise<T[]> {
   const rows: T[] = [];
-  for (const line of outputLines(text)) if (line.length > 0) rows.push(JSON.parse(line) as T);
+  await eachLine(out, (line) => {
+    if (line.length > 0) rows.push(JSON.parse(line) as T);
+  });
   return rows;
 }
 
-/** TabSeparatedRaw text → rows of `columns` fields (Store.queryFields). */
-export function splitFields(text: string, columns: number, query: string): string[][] {
+/** TabSeparatedRaw output → rows of `columns` fields (Store.queryFields). */
+export async function splitFields(out: ReadOutput, columns: number, query: string): Promise<string[][]> {
   const rows: string[][] = [];
-  for (const line of outputLines(text)) {
+  await eachLine(out, (line) => {
     const fields = line.split('\t');
     if (fields.length !== columns) {
       throw new NonRetryableError('STORE_BAD_FIELDS', `query ${summarize(query)}: a row has ${fields.length} fields, not ${columns} (a value holds a tab or line break)`);
     }
     rows.push(fields);
-  }
+  });
   return rows;
 }
 
@@ -522,7 +569,7 @@ function runOnLane<T>(
 }
 
 /** Runs a read on `lane`'s reader session after everything queued on the lane, with the `USE`/`SET`s it lacks. */
-function readOnLane(lane: Lane, dir: string, database: string, settings: ClickHouseSettings, query: string, params: QueryParams | undefined, format: ReadFormat): Promise<string> {
+function readOnLane(lane: Lane, dir: string, database: string, settings: ClickHouseSettings, query: string, params: QueryParams | undefined, format: ReadFormat): Promise<ReadOutput> {
   return enqueue(lane, async () => {
     lane.reader ??= { session: new ChdbSession(dir), state: unknownSession() };
     const { session, state } = lane.reader;
@@ -536,7 +583,8 @@ function readOnLane(lane: Lane, dir: string, database: string, settings: ClickHo
       const out = params && Object.keys(params).length > 0 ? await session.queryBindAsync(sql, params, { format }) : await session.queryAsync(sql, { format });
       state.database = database;
       for (const [k, v] of delta) state.settings.set(k, String(v));
-      return out.text();
+      // The bytes, not text(): a large output is decoded as it is parsed, a slice at a time (eachLine).
+      return out.bytes();
     } catch (err) {
       // Part of the prefix may have run before the statement failed.
       lane.reader = { session, state: unknownSession() };
@@ -700,7 +748,7 @@ async function openServer(
   return {
     abortable: true,
     run: (settings, fn) => fn('', settings, client),
-    async readText(clickhouse_settings, query, query_params, format, abort_signal): Promise<string> {
+    async readText(clickhouse_settings, query, query_params, format, abort_signal): Promise<ReadOutput> {
       const rs = await client.query({ query, query_params, format, clickhouse_settings, ...(abort_signal ? { abort_signal } : {}) });
       return rs.text();
     },

@@ -345,6 +345,43 @@ describe('v2 block operations', () => {
     expect((await api(`/api/v2/getBlockTransactions?workchain=0&shard=${MC_SHARD_SIGNED}&seqno=71398502`)).status).toBe(500);
   });
 
+  it('getBlockTransactions(Ext) of all 269 at once (sent in slices) are the pages of 100, over REST and JSON-RPC', async () => {
+    const block = `workchain=0&shard=${MC_SHARD_SIGNED}&seqno=71398501`;
+    // `@extra` is a fresh request tag in every answer.
+    const withoutExtra = (result: Record<string, unknown>) => ({ ...result, '@extra': undefined });
+    // Where each page of 100 starts, from the short ids (as the test above pages).
+    const starts = [''];
+    for (let i = 0; i < 10; i++) {
+      const r = await api(`/api/v2/getBlockTransactions?${block}&count=100${starts.at(-1)}`);
+      if (!r.body.result.incomplete) break;
+      const last = r.body.result.transactions.at(-1);
+      starts.push(`&after_lt=${last.lt}&after_hash=${last.account.split(':')[1]}`);
+    }
+    expect(starts).toHaveLength(3);
+    for (const method of ['getBlockTransactions', 'getBlockTransactionsExt']) {
+      const pages: unknown[] = [];
+      for (const after of starts) {
+        const r = await api(`/api/v2/${method}?${block}&count=100${after}`);
+        expect(r.status).toBe(200);
+        pages.push(...r.body.result.transactions);
+      }
+      expect(pages).toHaveLength(269);
+      const all = await fx.app.inject({ method: 'GET', url: `/api/v2/${method}?${block}&count=1000` });
+      expect(all.statusCode).toBe(200);
+      expect(all.headers['content-length']).toBe(String(Buffer.byteLength(all.body)));
+      const body = all.json() as { ok: boolean; result: Record<string, unknown> & { transactions: unknown[] } };
+      expect(Object.keys(body)).toEqual(['ok', 'result']);
+      expect(body.result).toMatchObject({ req_count: 1000, incomplete: false });
+      // Same records, same key order (JSON.stringify of what JSON.parse read keeps it).
+      expect(JSON.stringify(body.result.transactions)).toBe(JSON.stringify(pages));
+      const viaRpc = await rpc(method, { workchain: 0, shard: MC_SHARD_SIGNED, seqno: 71398501, count: 1000 });
+      expect(viaRpc.status).toBe(200);
+      expect(Object.keys(viaRpc.body)).toEqual(['ok', 'result', 'jsonrpc', 'id']);
+      expect(viaRpc.body.id).toBe(7);
+      expect(JSON.stringify(withoutExtra(viaRpc.body.result))).toBe(JSON.stringify(withoutExtra(body.result)));
+    }
+  });
+
   it('lookupBlock by seqno, lt and unixtime (MANIFEST lt ranges and utimes)', async () => {
     const root = b64('244d0a2f58561995bd57943b0db945cb9fa6a5181d501efc334636aa4401c241');
     for (const by of ['seqno=71398501', 'lt=76734069000020', 'unixtime=1778681725', 'unixtime=1778681800']) {

@@ -558,6 +558,24 @@ function storeSuite(target: Target): void {
     await expect(store.queryFields('SELECT {x:String} AS x', 1, { x: 'a\tb' })).rejects.toMatchObject({ code: 'STORE_BAD_FIELDS' });
   });
 
+  it('reads a large output (parsed in slices) whole: every row of JSON and of raw fields, multi-byte text intact', async () => {
+    const n = 20_000;
+    const text = 'é€😀 "q" \\';
+    // 64-bit numbers as strings (output_format_json_quote_64bit_integers), the text with its JSON escapes undone.
+    const rows = await store.query<{ n: string; s: string; t: string }>(
+      'SELECT number AS n, toString(number * 7) AS s, concat({t:String}, repeat(\'x\', number % 50)) AS t FROM numbers({n:UInt32}) ORDER BY n',
+      { t: text, n },
+    );
+    expect(rows).toHaveLength(n);
+    expect(rows).toEqual(Array.from({ length: n }, (_, i) => ({ n: String(i), s: String(i * 7), t: text + 'x'.repeat(i % 50) })));
+    const fields = await store.queryFields(
+      'SELECT toString(number), concat({t:String}, repeat(\'y\', number % 50)) FROM numbers({n:UInt32}) ORDER BY number',
+      2,
+      { t: text, n },
+    );
+    expect(fields).toEqual(Array.from({ length: n }, (_, i) => [String(i), text + 'y'.repeat(i % 50)]));
+  });
+
   it('translates ClickHouse failures into retryable and non-retryable errors', async () => {
     await expect(store.query('SELEC 1')).rejects.toMatchObject({ code: 'STORE_SYNTAX_ERROR', retryable: false });
     await expect(store.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: 'STORE_UNKNOWN_TABLE', retryable: false });

@@ -1,5 +1,6 @@
 import { addressBookFriendly } from '../../../shared/ton/address.js';
 import { addressBookInterfaces as interfacesOf } from '../../../shared/ton/interfaces/wallets.js';
+import { yieldToLoop } from '../json-page.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
 
 /** One address book entry (api-v3.md §0.5). `domain` stays null until DNS indexing exists. */
@@ -12,6 +13,13 @@ export interface AddressBookRow {
 export type AddressBook = Record<string, AddressBookRow>;
 
 const RAW = /^-?\d+:[0-9A-F]{64}$/;
+
+/**
+ * Entries built between two turns of the event loop. A page of 1,000 transactions names a few thousand addresses,
+ * each a user-friendly form (base64 with a CRC) to compute: other requests get the thread between slices, as
+ * between the page's records (json-page.ts); a book of a few records is built in one go.
+ */
+export const BOOK_ENTRIES_PER_SLICE = 250;
 
 /** Code hash per raw account from the latest state (null when the account has none or is unknown). */
 export function codeHashes(
@@ -106,7 +114,10 @@ export async function addressBook(
   const raw = [...all].filter((a) => RAW.test(a));
   const hashes = await codeHashes(db, req, raw, known);
   const book: AddressBook = {};
+  let n = 0;
   for (const a of all) {
+    if (n > 0 && n % BOOK_ENTRIES_PER_SLICE === 0) await yieldToLoop();
+    n++;
     book[a] = RAW.test(a) ? bookEntry(a, hashes.get(a) ?? null, db.testnet) : { user_friendly: 'addr_none', domain: null, interfaces: [] };
   }
   return book;

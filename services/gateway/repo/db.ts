@@ -5,6 +5,7 @@ import { selectList } from '../../../shared/store/tables/columns.js';
 import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
 import { CONTENT_COLUMNS, messageContents } from '../../../shared/store/tables/message-contents.js';
 import { Lru } from '../cache.js';
+import { RECORDS_PER_SLICE, yieldToLoop } from '../json-page.js';
 import {
   type AccountPageRow,
   type ContentRecord,
@@ -161,7 +162,9 @@ export async function loadContents(db: DbCore, req: Req, hashes: Iterable<string
     const rows = await query(db, req, `SELECT ${selectList(CONTENT_COLUMNS)} FROM ${messageContents.name} WHERE hash IN {hashes:Array(String)} LIMIT 1 BY hash`, {
       hashes: missing,
     });
-    for (const r of rows) {
+    for (const [i, r] of rows.entries()) {
+      // A page's bodies and init states are thousands of rows, each with its decoded JSON to parse (json-page.ts).
+      if (i > 0 && i % RECORDS_PER_SLICE === 0) await yieldToLoop();
       const c = contentFromRow(r);
       out.set(c.hash, c);
       db.caches.contents.set(c.hash, c);

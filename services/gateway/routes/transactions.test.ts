@@ -481,6 +481,27 @@ describeGatewaySuites('transactions', (s) => {
       expect(byLtAsc.map((m) => BigInt(m.created_lt))).toEqual([...ltKeys].reverse());
     });
 
+    it('messages: a page of 1000 (sent in slices) is its pages of 97, records and address book', async () => {
+      const q = 'start_lt=1';
+      const big = await s.fx.app.inject({ method: 'GET', url: `/api/v3/messages?${q}&limit=1000` });
+      expect(big.statusCode).toBe(200);
+      expect(big.headers['content-length']).toBe(String(Buffer.byteLength(big.body)));
+      const all = big.json() as { messages: unknown[]; address_book: Record<string, unknown>; metadata: unknown };
+      expect(Object.keys(all)).toEqual(['messages', 'address_book', 'metadata']);
+      expect(all.messages).toHaveLength(1000);
+      const small: unknown[] = [];
+      const book: Record<string, unknown> = {};
+      for (let off = 0; off < 1000; off += 97) {
+        const r = await api(`/api/v3/messages?${q}&limit=${Math.min(97, 1000 - off)}&offset=${off}`);
+        small.push(...r.body.messages);
+        Object.assign(book, r.body.address_book);
+      }
+      // Same records with the same key order (JSON.stringify of what JSON.parse read keeps it), same book entries.
+      expect(JSON.stringify(all.messages)).toBe(JSON.stringify(small));
+      expect(all.address_book).toEqual(book);
+      expect(all.metadata).toEqual({});
+    });
+
     it('messages: offset and cursor pages agree; errors', async () => {
       const q = 'start_lt=1';
       const all = (await api(`/api/v3/messages?${q}&limit=1000`)).body.messages.map((m: { hash: string }) => m.hash);

@@ -218,7 +218,8 @@ export function transactionRoutes(app: App, deps: RouteDeps): void {
       );
       setNextCursor(reply, next ? encodeCursor('messages', q.sort, order, { key: next.key, h: next.hash }) : null);
       const addresses = messages.flatMap((m) => [m.source, m.destination]);
-      return { messages, address_book: await book(deps, req, addresses), metadata: emptyMetadata() };
+      const body = { messages, address_book: await book(deps, req, addresses), metadata: emptyMetadata() };
+      return deps.pages.send(reply, MessagesResponse, body, 'messages');
     },
   );
 }

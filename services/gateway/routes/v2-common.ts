@@ -48,12 +48,20 @@ export async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest)
   return ends;
 }
 
-/** Registers one v2 operation (REST and JSON-RPC); read operations of other modules receive it. */
-export type V2Operation = <Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodType<Record<string, unknown>>>(
+/**
+ * Registers one v2 operation (REST and JSON-RPC); read operations of other modules receive it. `list`: the path in
+ * the envelope of a list that can be long (`['result']`, `['result', 'transactions']`), sent in slices
+ * (json-page.ts) when it is.
+ */
+export type V2Operation = <Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodObject>(
   name: string,
   route: { schema: { tags: string[]; summary: string; description: string; querystring?: Q; response: { 200: R } & Record<number, z.ZodType> } },
   handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
+  list?: V2ListPath,
 ) => void;
+
+/** Where a v2 envelope holds a long list (V2Operation). */
+export type V2ListPath = readonly ['result', ...string[]];
 
 /** A JSON-RPC method that takes its params as sent (stacks are nested arrays, not query strings). */
 export type RawJsonRpcMethod = (req: FastifyRequest, params: Record<string, unknown>) => Promise<{ ok: boolean } & Record<string, unknown>>;

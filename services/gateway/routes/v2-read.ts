@@ -45,6 +45,7 @@ import {
 } from '../schemas/v2-read.js';
 import { configParamBoc } from '../../../shared/ton/config-dict.js';
 import { parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
+import { RECORDS_PER_SLICE, yieldToLoop } from '../json-page.js';
 import type { RouteDeps } from './context.js';
 import { type V2Operation, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2-common.js';
 
@@ -231,7 +232,13 @@ function v2Transaction(tx: TransactionRecord, boc: string | undefined, testnet: 
 
 async function v2Transactions(deps: RouteDeps, req: FastifyRequest, keys: ReadonlyArray<{ account: string; lt: string }>, ext: boolean) {
   const [{ transactions }, bocs] = await Promise.all([loadTransactions(deps.db, req.tf, keys), transactionBocs(deps.db, req.tf, keys)]);
-  return transactions.map((tx) => v2Transaction(tx, bocs.get(`${tx.account}|${tx.lt}`), deps.db.testnet, ext));
+  const out: Array<ReturnType<typeof v2Transaction>> = [];
+  for (const [i, tx] of transactions.entries()) {
+    // Each one decodes its messages' bodies: other requests get the thread between slices of a long list.
+    if (i > 0 && i % RECORDS_PER_SLICE === 0) await yieldToLoop();
+    out.push(v2Transaction(tx, bocs.get(`${tx.account}|${tx.lt}`), deps.db.testnet, ext));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -394,6 +401,7 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
       const keys = await accountTransactionKeys(deps.db, req.tf, q.address, { ...(lt !== undefined ? { fromLt: lt } : {}), toLt, limit });
       return ok(await v2Transactions(deps, req, keys, false));
     },
+    ['result'],
   );
 
   const locate = (name: string, side: 'in' | 'out', description: string) =>
@@ -523,6 +531,7 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
         '@extra': extra(),
       });
     },
+    ['result', 'transactions'],
   );
 
   operation(
@@ -547,6 +556,7 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
         '@extra': extra(),
       });
     },
+    ['result', 'transactions'],
   );
 
   operation(

@@ -9,7 +9,7 @@ import { type App, type RouteDeps, zod } from './context.js';
 import { v2ReadOperations } from './v2-read.js';
 import { v2TokenOperations } from './v2-tokens.js';
 import type { GatewayTvm } from '../tvm.js';
-import { type RawJsonRpcMethod, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2-common.js';
+import { type RawJsonRpcMethod, type V2ListPath, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2-common.js';
 
 /**
  * The v2 block operations (api-v2.md §3.1–3.4) under `/api/v2/`, answered from the index in the v2 envelope:
@@ -49,14 +49,22 @@ export function v2Routes(
    * One v2 operation: `GET /api/v2/<name>` with its parameters in the query string, and the same method over
    * JSON-RPC with them in `params` (api-v2.md §1), parsed by the same schema.
    */
-  function operation<Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodType<Record<string, unknown>>>(
+  function operation<Q extends z.ZodType<Record<string, unknown>> | undefined, R extends z.ZodObject>(
     name: string,
     route: { schema: { tags: string[]; summary: string; description: string; querystring?: Q; response: { 200: R } & Record<number, z.ZodType> } },
     handle: (req: FastifyRequest, q: Q extends z.ZodType ? z.output<Q> : Record<string, never>) => Promise<z.input<R>>,
+    list?: V2ListPath,
   ): void {
+    type Query = Q extends z.ZodType ? z.output<Q> : Record<string, never>;
+    const schema = { ...route.schema, operationId: `api_v2_${name}` };
     // The app's zod validator compiler parses the query string (the plain `app.get` only loses the static typing).
-    app.get(`/api/v2/${name}`, { schema: { ...route.schema, operationId: `api_v2_${name}` } }, (req) => handle(req, req.query as Q extends z.ZodType ? z.output<Q> : Record<string, never>));
-    methods.set(name, { query: route.schema.querystring, handle: handle as unknown as JsonRpcMethod['handle'] });
+    if (list) {
+      const response = route.schema.response[200];
+      app.get(`/api/v2/${name}`, { schema }, async (req, reply) => deps.pages.send(reply, response, (await handle(req, req.query as Query)) as Record<string, unknown>, list));
+    } else {
+      app.get(`/api/v2/${name}`, { schema }, (req) => handle(req, req.query as Query));
+    }
+    methods.set(name, { query: route.schema.querystring, handle: handle as unknown as JsonRpcMethod['handle'], ...(list ? { list } : {}) });
   }
 
   operation(
@@ -205,7 +213,7 @@ export function v2Routes(
         response: { 200: JsonRpcResponse, 422: JsonRpcResponse, 500: JsonRpcResponse, 504: JsonRpcResponse },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       // A JSON text sent as text/plain (fetch's default for a string body) is read as JSON all the same.
       const raw = typeof req.body === 'string' ? parseJson(req.body) : req.body;
       const body = isObject(raw) ? raw : {};
@@ -228,7 +236,8 @@ export function v2Routes(
         }
         q = parsed.data;
       }
-      return { ...(await m.handle(req, q)), jsonrpc: '2.0' as const, id };
+      const out = { ...(await m.handle(req, q)), jsonrpc: '2.0' as const, id };
+      return m.list ? deps.pages.send(reply, JsonRpcResponse, out, m.list) : out;
     },
   );
 }
@@ -236,6 +245,8 @@ export function v2Routes(
 interface JsonRpcMethod {
   query: z.ZodType<Record<string, unknown>> | undefined;
   handle: (req: FastifyRequest, q: Record<string, unknown>) => Promise<{ ok: boolean } & Record<string, unknown>>;
+  /** Where the answer holds a long list (V2Operation). */
+  list?: V2ListPath;
 }
 
 /**
