@@ -5,7 +5,7 @@ import type { Logger } from '../../shared/runtime/logger.js';
 import type { BlockSource } from '../../shared/sources/source.js';
 import type { Store } from '../../shared/store/store.js';
 import { blocks } from '../../shared/store/tables/blocks.js';
-import { cells } from '../../shared/store/tables/cells.js';
+import { readCellRecords } from '../../shared/store/tables/cells.js';
 import { latestAccountStates } from '../../shared/store/tables/latest-account-states.js';
 import { transactions } from '../../shared/store/tables/transactions.js';
 import { type CellRecord, rebuildBoc } from '../../shared/ton/cells/cells.js';
@@ -71,10 +71,7 @@ export function createStateFiller(deps: FillStatesDeps) {
     if (set.size >= MEMORY) set.clear();
     set.add(key);
   };
-  const lookup = async (hashes: string[]): Promise<Map<string, CellRecord>> => {
-    const rows = await deps.store.query<{ hash: string; record: string }>(`SELECT hash, record FROM ${cells.name} WHERE hash IN {hashes:Array(String)}`, { hashes });
-    return new Map(rows.map((r) => [r.hash, new Uint8Array(Buffer.from(r.record, 'base64'))]));
-  };
+  const lookup = (hashes: string[]): Promise<Map<string, CellRecord>> => readCellRecords(deps.store, hashes);
   const rebuildable = async (hash: string): Promise<boolean> => {
     try {
       return (await rebuildBoc(hash, lookup, MAX_CELLS)) !== null;
