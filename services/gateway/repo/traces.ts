@@ -145,11 +145,12 @@ async function listTraces(db: DbCore, req: Req, f: TraceFilter, page: { limit: n
   const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
   const byUtime = f.start_utime !== undefined || f.end_utime !== undefined;
   const key = byUtime ? 'end_utime' : 'end_lt';
-  const chunk = Math.min(Math.max(2 * (page.offset + page.limit), 64), 10_000);
+  // The first chunk is the page itself: a replaced row is rare. Each further chunk doubles (up to a bound).
+  let chunk = Math.min(page.offset + page.limit, 10_000);
   const out: TraceRow[] = [];
   const seen = new Set<string>();
   let toSkip = page.offset;
-  for (let from = 0; out.length < page.limit; from += chunk) {
+  for (let from = 0; out.length < page.limit; from += chunk, chunk = Math.min(2 * chunk, 10_000)) {
     const params: Record<string, unknown> = { chunk, from };
     const where = windowConditions(f, params);
     const candidates = await query<{ trace_id: string; version: number }>(
