@@ -25,6 +25,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { blockRoutes } from './routes/blocks.js';
 import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
 import { transactionRoutes } from './routes/transactions.js';
+import { actionRoutes } from './routes/actions.js';
 import { traceRoutes } from './routes/traces.js';
 import { CONVERSION_ERROR, conversionErrors, docDefaults, docRequired } from './schemas/common.js';
 import { JSON_RPC_PATH, v2Routes } from './routes/v2.js';
@@ -412,7 +413,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const version = responses.version();
     // A request line as long as ton-index-go allows is served, but not kept: such keys would crowd out the cache.
     if (version === null || req.url.length > MAX_CACHED_URL) return;
-    const key = responseCacheKey(req.method, req.url, req.tf.noAddressBook, req.tf.noMetadata);
+    const key = responseCacheKey(req.method, req.url, req.tf.noAddressBook, req.tf.noMetadata, String(req.headers['x-actions-version'] ?? ''));
     const hit = responses.get(key);
     if (hit) {
       for (const [h, v] of Object.entries(hit.headers)) reply.header(h, v);
@@ -511,6 +512,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   transactionRoutes(app, deps);
   accountRoutes(app, deps);
   traceRoutes(app, deps);
+  actionRoutes(app, deps);
   const tvm = opts.tvm ? createGatewayTvm(db, opts.tvm) : undefined;
   v3TvmRoutes(app, deps, tvm);
   v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm), tvm });

@@ -117,7 +117,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
  * The cache key of a request: method and URL, less the API key (answers do not depend on who asks), plus the
  * headers that change the answer's content.
  */
-export function responseCacheKey(method: string, url: string, noAddressBook: boolean, noMetadata: boolean): string {
+export function responseCacheKey(method: string, url: string, noAddressBook: boolean, noMetadata: boolean, actionsVersion = ''): string {
   const q = url.indexOf('?');
   let u = url;
   if (q >= 0 && url.includes('api_key', q)) {
@@ -126,5 +126,6 @@ export function responseCacheKey(method: string, url: string, noAddressBook: boo
     const rest = params.toString();
     u = rest ? `${url.slice(0, q)}?${rest}` : url.slice(0, q);
   }
-  return `${method} ${u} ${noAddressBook ? 1 : 0}${noMetadata ? 1 : 0}`;
+  // X-Actions-Version replaces supported_action_types (api-v3.md §0.2).
+  return `${method} ${u} ${noAddressBook ? 1 : 0}${noMetadata ? 1 : 0}${actionsVersion === '' ? '' : ` ${actionsVersion}`}`;
 }

@@ -89,6 +89,9 @@ function boundOf(r: Read, plan: string): string | null {
   return null;
 }
 
+/** The statement of repo/actions.ts findActionKeys whose only condition is the version rule. */
+const VERSION_RULE_ONLY = /^SELECT trace_id, action_id FROM action_listing\s+WHERE type IN \{supported:Array\(String\)\} AND NOT hasAny\(ancestor_type, \{supported:Array\(String\)\}\)\s+ORDER BY/;
+
 interface Recorded {
   sql: string;
   params: QueryParams | undefined;
@@ -141,6 +144,20 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       `INSERT INTO trace_transactions SELECT ${h('trace')}, ${h('ttx')}, ${acct}, number * 10, 1600000000, 1000, 1000 FROM numbers(100000)`,
       `INSERT INTO trace_transactions SELECT ${h('trace')}, ${h('ttx2')}, ${acct}, number * 10 + 5, 1600000001, 1001, 1001 FROM numbers(100000)`,
       `INSERT INTO trace_edges SELECT ${h('edge')}, ${h('trace')}, ${h('ttx')}, ${h('ttx2')}, 1000, 1001 FROM numbers(100000)`,
+      // One action per trace (the action stage's table, 0023; action_accounts fills from it, 0026), its row's JSON as
+      // the stage stores it.
+      `INSERT INTO actions (trace_id, action_id, type, success, start_lt, end_lt, start_utime, end_utime, mc_seqno_end, trace_end_lt,
+         trace_end_utime, trace_mc_seqno_end, trace_external_hash, trace_external_hash_norm, parent_action_id, ancestor_type, tx_hashes, accounts, details)
+       SELECT t, a, 'ton_transfer', true, number * 10, number * 10 + 5, 1600000000, 1600000001, 1001, number * 10 + 5, 1600000001, 1001,
+              NULL, NULL, NULL, [], [tx], [acct],
+              format('{{"trace_id":"{}","action_id":"{}","type":"ton_transfer","tx_hashes":["{}"],"start_lt":"{}","end_lt":"{}","start_utime":1600000000,' ||
+                     '"end_utime":1600000001,"success":true,"opcode":null,"value":"1","amount":null,"source":"{}","source_secondary":null,' ||
+                     '"destination":"{}","destination_secondary":null,"asset":null,"asset_secondary":null,"asset2":null,"asset2_secondary":null,' ||
+                     '"value_extra_currencies":{{}},"parent_action_id":null,"ancestor_type":null,"mc_seqno_end":1001,"trace_end_lt":"{}",' ||
+                     '"trace_end_utime":1600000001,"trace_external_hash":null,"trace_external_hash_norm":null,"trace_mc_seqno_end":1001,' ||
+                     '"accounts":["{}"],"ton_transfer_data":{{"content":null,"encrypted":false}}}}',
+                     t, a, tx, toString(number * 10), toString(number * 10 + 5), acct, acct, toString(number * 10 + 5), acct)
+       FROM (SELECT number, ${h('trace')} AS t, ${h('action')} AS a, ${h('ttx')} AS tx, ${acct} AS acct FROM numbers(100000))`,
     ]) {
       await store.command(sql);
     }
@@ -185,10 +202,15 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       'SELECT trace_id, tx_hash, tx_account FROM trace_transactions ORDER BY tx_lt LIMIT 1 OFFSET 77777',
     );
     const edge = await one<{ msg_hash: string }>(`SELECT msg_hash FROM trace_edges WHERE trace_id = '${trace.trace_id}'`);
+    const action = await one<{ action_id: string; trace_end_lt: string }>(
+      `SELECT action_id, toString(trace_end_lt) AS trace_end_lt FROM actions WHERE trace_id = '${trace.trace_id}'`,
+    );
     Object.assign(samples, {
       trace: encodeURIComponent(trace.trace_id),
       traceTx: encodeURIComponent(trace.tx_hash),
       traceAccount: trace.tx_account,
+      action: encodeURIComponent(action.action_id),
+      actionLt: action.trace_end_lt,
       edge: encodeURIComponent(edge.msg_hash),
       account: tx.account,
       lt: tx.lt,
@@ -272,6 +294,26 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
       `/api/v3/traces?msg_hash=${s.edge}`,
       `/api/v3/traces?msg_hash=${s.msg}`,
       `/api/v3/traces?account=${s.traceAccount}&start_lt=1`,
+      // /api/v3/traces without an id filter (0027's trace_ends) and with its actions (routes/traces.ts).
+      '/api/v3/traces?limit=5',
+      '/api/v3/traces?limit=5&sort=asc',
+      `/api/v3/traces?start_lt=${s.actionLt}&end_lt=${s.actionLt}`,
+      '/api/v3/traces?start_utime=1600000002&limit=5',
+      '/api/v3/traces?mc_seqno=46991999',
+      `/api/v3/traces?trace_id=${s.trace}&include_actions=true`,
+      `/api/v3/events?trace_id=${s.trace}`,
+      // /api/v3/actions by each of its filters (routes/actions.ts).
+      '/api/v3/actions?limit=5',
+      '/api/v3/actions?limit=5&sort=asc',
+      `/api/v3/actions?start_lt=${s.actionLt}&end_lt=${s.actionLt}`,
+      '/api/v3/actions?start_utime=1600000002&limit=5',
+      `/api/v3/actions?account=${s.traceAccount}`,
+      `/api/v3/actions?account=${s.traceAccount}&start_lt=1&include_accounts=true`,
+      `/api/v3/actions?trace_id=${s.trace}`,
+      `/api/v3/actions?tx_hash=${s.traceTx}&include_transactions=true`,
+      `/api/v3/actions?action_id=${s.action}`,
+      `/api/v3/actions?msg_hash=${s.msg}`,
+      '/api/v3/actions?mc_seqno=46991999',
     ];
     const report: string[] = [];
     const failures: string[] = [];
@@ -287,7 +329,13 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
           const lines = (await store.query<{ explain: string }>(`EXPLAIN indexes = 1 ${st.sql}`, st.params)).map((x) => x.explain);
           const plan = lines.join('\n');
           for (const read of parsePlan(lines)) {
-            const bound = boundOf(read, plan);
+            let bound = boundOf(read, plan);
+            // The actions listing without an id filter reads 0026's action_listing in order, cut by LIMIT, with TON Center's
+            // version rule as its only condition (a supported type, no supported ancestor): a filter every action
+            // but those of types no version names passes, so the read stops after about LIMIT rows.
+            if (bound === null && VERSION_RULE_ONLY.test(st.sql) && (read.readType === 'InOrder' || read.readType === 'InReverseOrder') && /\bLimit\b/.test(plan)) {
+              bound = 'order (version rule)';
+            }
             checked++;
             // message_side_points (0015) and cells (0025: full states) are key → value tables both configurations read.
             const kv = /\b(message_side_points|cells)\b/.exec(st.sql)?.[1];

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tableRow } from '../../services/actions/stage.js';
+import { createClassifier, parseCorpusTrace } from '../../shared/ton/actions/index.js';
 import { describeFixtures, fixturesDir } from '../helpers/fixtures.js';
 import { type GatewayFixture, createGatewayFixture, get } from '../helpers/gateway.js';
 
@@ -24,9 +26,10 @@ import { type GatewayFixture, createGatewayFixture, get } from '../helpers/gatew
 
 const SPEC = path.join(fixturesDir, '..', 'reference', 'toncenter-api-v3.openapi.yaml');
 
-/** The GET paths of the published document this gateway serves (api-v3.md §1.1–1.9 without pendingTransactions, §2 without metadata, §8.1–8.2). */
+/** The GET paths of the published document this gateway serves (api-v3.md §1.1–1.9 without pendingTransactions, §2 without metadata, §3.1, §8.1–8.2). */
 const IN_SCOPE = [
   '/api/v3/accountStates',
+  '/api/v3/actions',
   '/api/v3/addressBook',
   '/api/v3/addressInformation',
   '/api/v3/adjacentTransactions',
@@ -98,6 +101,11 @@ describeFixtures('gateway: conformance with the published OpenAPI document', () 
     ]);
     const enc = encodeURIComponent;
     queries.set('/api/v3/accountStates', `address=${elector}&address=${wallet.account}`);
+    // The actions of one of TON Center's recorded traces (a jetton transfer), classified and stored as the action stage does.
+    const recorded = JSON.parse(readFileSync(path.join(fixturesDir, 'action-corpus', 'traces', 'PAP4CeUFvg7ixzz5-0eFHrR2vahRZh8wPqAIZdV-c5g=.json'), 'utf8'));
+    const { trace, repo } = parseCorpusTrace(recorded);
+    await fx.store.insert('actions', createClassifier(repo).classify(trace).map(tableRow));
+    queries.set('/api/v3/actions', 'limit=10&include_accounts=true');
     queries.set('/api/v3/addressBook', `address=${elector}&address=${wallet.account}&address=garbage`);
     queries.set('/api/v3/addressInformation', `address=${elector}`);
     queries.set('/api/v3/adjacentTransactions', `hash=${enc(linked.in_msg_tx_hash)}`);

@@ -43,6 +43,8 @@ export interface TraceRow {
   transactions: number;
   messages: number;
   pending_messages: number;
+  /** The masterchain seqno whose assembly wrote the row (the newest wins). */
+  version: number;
 }
 
 /** The traces of `f`, newest row of each, in TON Center's order (`end_lt S, trace_id S`, or `end_utime S, trace_id S` with a utime window). */
@@ -73,31 +75,46 @@ export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { l
   } else if (f.account !== undefined) {
     params.account = f.account;
     ids = 'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_account = {account:String})';
+  } else if (f.mcSeqno !== undefined) {
+    // The traces that ended in the block, on 0027's trace_ends.by_mc_seqno_end (an older row of a trace may name
+    // another block: the newest row's is checked below).
+    ids = 'trace_id IN (SELECT trace_id FROM trace_ends WHERE mc_seqno_end = {mc:UInt32})';
   } else {
-    ids = '1';
+    return listTraces(db, req, f, page);
   }
-  const where: string[] = [];
+  const where = windowConditions(f, params);
   if (f.mcSeqno !== undefined) {
     params.mc = f.mcSeqno;
     where.push("state = 'complete'", 'mc_seqno_end = {mc:UInt32}');
   }
+  const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
+  const byUtime = f.start_utime !== undefined || f.end_utime !== undefined;
+  const order = `${byUtime ? 'end_utime' : 'end_lt'} ${dir}, trace_id ${dir}`;
+  return readNewest(db, req, ids, where, `ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, params);
+}
+
+/** The lt and utime window of `f` as conditions on a trace row (binding their parameters into `params`). */
+function windowConditions(f: TraceFilter, params: Record<string, unknown>): string[] {
+  const where: string[] = [];
   if (f.start_utime !== undefined) (params.su = f.start_utime), where.push('end_utime >= {su:UInt32}');
   if (f.end_utime !== undefined) (params.eu = f.end_utime), where.push('end_utime <= {eu:UInt32}');
   if (f.start_lt !== undefined) (params.sl = f.start_lt), where.push('end_lt >= {sl:UInt64}');
   if (f.end_lt !== undefined) (params.el = f.end_lt), where.push('end_lt <= {el:UInt64}');
-  const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
-  const byUtime = f.start_utime !== undefined || f.end_utime !== undefined;
-  const order = `${byUtime ? 'end_utime' : 'end_lt'} ${dir}, trace_id ${dir}`;
+  return where;
+}
+
+/** The newest row of each trace `ids` selects, kept if it meets `where`, then `tail` (order and page). */
+async function readNewest(db: DbCore, req: Req, ids: string, where: readonly string[], tail: string, params: Record<string, unknown>): Promise<TraceRow[]> {
   // The 64-bit lts leave as text under other names: an alias named as its column would stand for it in WHERE and
   // ORDER BY, which then compared and sorted text.
   const rows = await query<Omit<TraceRow, 'start_lt' | 'end_lt' | 'state'> & { start_lt_text: string; end_lt_text: string; state_text: TraceRow['state'] }>(
     db,
     req,
     `SELECT trace_id, external_hash, mc_seqno_start, mc_seqno_end, toString(start_lt) AS start_lt_text, start_utime,
-            toString(end_lt) AS end_lt_text, end_utime, toString(state) AS state_text, transactions, messages, pending_messages
+            toString(end_lt) AS end_lt_text, end_utime, toString(state) AS state_text, transactions, messages, pending_messages, version
      FROM (SELECT * FROM traces WHERE ${ids} ORDER BY version DESC LIMIT 1 BY trace_id)
      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-     ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+     ${tail}`,
     params,
   );
   return rows.map(({ start_lt_text, end_lt_text, state_text, ...r }) => ({
@@ -113,7 +130,55 @@ export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { l
     transactions: Number(r.transactions),
     messages: Number(r.messages),
     pending_messages: Number(r.pending_messages),
+    version: Number(r.version),
   }));
+}
+
+/**
+ * Traces without an id filter, newest (or oldest) first: candidate rows in TON Center's order from 0027's
+ * `trace_ends` (its key, or by_end_utime with a utime window), read in order and cut by LIMIT, then the newest row of
+ * each candidate trace by `traces`' key. A candidate that is not its trace's newest row (a pending trace written again
+ * at a later masterchain block, until the merge drops the old row) is skipped: the trace is listed where its newest
+ * row sorts. The page is filled chunk by chunk, so memory stays bounded by the chunk whatever the offset.
+ */
+async function listTraces(db: DbCore, req: Req, f: TraceFilter, page: { limit: number; offset: number; sort: Sort }): Promise<TraceRow[]> {
+  const dir = page.sort === 'asc' ? 'ASC' : 'DESC';
+  const byUtime = f.start_utime !== undefined || f.end_utime !== undefined;
+  const key = byUtime ? 'end_utime' : 'end_lt';
+  // The first chunk is the page itself: a replaced row is rare. Each further chunk doubles (up to a bound).
+  let chunk = Math.min(page.offset + page.limit, 10_000);
+  const out: TraceRow[] = [];
+  const seen = new Set<string>();
+  let toSkip = page.offset;
+  for (let from = 0; out.length < page.limit; from += chunk, chunk = Math.min(2 * chunk, 10_000)) {
+    const params: Record<string, unknown> = { chunk, from };
+    const where = windowConditions(f, params);
+    const candidates = await query<{ trace_id: string; version: number }>(
+      db,
+      req,
+      `SELECT trace_id, version FROM trace_ends ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY ${key} ${dir}, trace_id ${dir} LIMIT {chunk:UInt32} OFFSET {from:UInt64}`,
+      params,
+    );
+    if (candidates.length === 0) break;
+    const ids = [...new Set(candidates.map((c) => String(c.trace_id)))].filter((id) => !seen.has(id));
+    const newest = new Map(
+      (ids.length === 0 ? [] : await readNewest(db, req, 'trace_id IN {ids:Array(String)}', [], '', { ids })).map((t) => [t.trace_id, t]),
+    );
+    for (const c of candidates) {
+      const t = newest.get(String(c.trace_id));
+      if (!t || t.version !== Number(c.version) || seen.has(t.trace_id)) continue;
+      seen.add(t.trace_id);
+      if (toSkip > 0) {
+        toSkip--;
+        continue;
+      }
+      out.push(t);
+      if (out.length === page.limit) break;
+    }
+    if (candidates.length < chunk) break;
+  }
+  return out;
 }
 
 /** A transaction of a trace: its hash and its key for the transaction reads. */

@@ -2,11 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { notFound } from '../errors.js';
 import { hasMasterchainBlock } from '../repo/blocks.js';
+import { type StoredAction, actionAddresses, actionWire } from '../../../shared/ton/actions/api.js';
+import { readTraceActions } from '../repo/actions.js';
 import { MAX_TRACE_TXS, type TraceFilter, type TraceRow, findTraces, traceTransactionKeys, traceTree } from '../repo/traces.js';
 import { loadTransactions, transactionAddresses } from '../repo/transactions.js';
 import type { TransactionRecord } from '../repo/records.js';
 import { IndexError } from '../schemas/records.js';
 import { EventsResponse, TracesQuery, TracesResponse } from '../schemas/traces.js';
+import { supportedTypes } from './actions.js';
 import { type App, type RouteDeps, book, emptyMetadata, zod } from './context.js';
 
 const tags = ['Actions and traces'];
@@ -37,8 +40,22 @@ export function traceRoutes(app: App, deps: RouteDeps): void {
     // Every trace's transactions in one read (the transaction reads batch their statements).
     const { transactions, codes } = await loadTransactions(deps.db, req.tf, [...keysOf.values()].flat());
     const byHash = new Map(transactions.map((t) => [t.hash, t]));
-    const out = rows.map((row) => traceWire(row, (keysOf.get(row.trace_id) ?? []).flatMap((k) => byHash.get(k.hash) ?? []), includeActions));
-    return { traces: out, address_book: await book(deps, req, transactionAddresses(transactions), codes), metadata: emptyMetadata() };
+    // The classified actions of the traces whose transactions are loaded (ton-index-go reads the others' neither),
+    // shown by the client's supported types; a trace with stored actions is classified.
+    const { actions, classified } = await readTraceActions(
+      deps.db,
+      req.tf,
+      loadable,
+      includeActions ? supportedTypes(req, q.supported_action_types) : null,
+    );
+    const out = rows.map((row) =>
+      traceWire(row, (keysOf.get(row.trace_id) ?? []).flatMap((k) => byHash.get(k.hash) ?? []), {
+        classified: classified.has(row.trace_id),
+        actions: includeActions ? (actions.get(row.trace_id) ?? []) : null,
+      }),
+    );
+    const addresses = [...transactionAddresses(transactions), ...[...actions.values()].flat().flatMap(actionAddresses)];
+    return { traces: out, address_book: await book(deps, req, addresses, codes), metadata: emptyMetadata() };
   }
 
   r.get(
@@ -77,8 +94,11 @@ export function traceRoutes(app: App, deps: RouteDeps): void {
   );
 }
 
-/** A trace as TON Center prints it (api-v3.md §3.2), its transactions in lt order. */
-function traceWire(row: TraceRow, txs: readonly TransactionRecord[], includeActions: boolean) {
+/**
+ * A trace as TON Center prints it (api-v3.md §3.2), its transactions in lt order; `actions`: the trace's actions
+ * (include_actions), or null to leave them out.
+ */
+function traceWire(row: TraceRow, txs: readonly TransactionRecord[], cls: { classified: boolean; actions: StoredAction[] | null }) {
   const incomplete = row.transactions > MAX_TRACE_TXS;
   const { tree, missing } = incomplete || txs.length === 0 ? { tree: null, missing: false } : traceTree(row.trace_id, txs);
   const warning = incomplete ? 'trace is too large' : missing ? 'missing node in trace found' : undefined;
@@ -96,13 +116,12 @@ function traceWire(row: TraceRow, txs: readonly TransactionRecord[], includeActi
       messages: row.messages,
       transactions: row.transactions,
       pending_messages: row.pending_messages,
-      // TODO(actions): the classification state and the actions come from the `actions` table (another branch adds
-      // it with /api/v3/actions); until then every trace is unclassified and has no actions.
-      classification_state: 'unclassified' as const,
+      // The action stage stores a trace's actions once it classified the trace (services/actions/stage.ts).
+      classification_state: cls.classified ? ('ok' as const) : ('unclassified' as const),
     },
     is_incomplete: incomplete,
     ...(warning !== undefined ? { warning } : {}),
-    ...(includeActions ? { actions: [] } : {}),
+    ...(cls.actions !== null ? { actions: cls.actions.map((a) => actionWire(a, { includeAccounts: false })) } : {}),
     ...(tree ? { trace: tree } : {}),
     transactions_order: txs.map((t) => t.hash),
     transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Transaction, hash, u64 } from '../../../shared/ton/records/wire.js';
-import { P, list, query } from './common.js';
+import { Action, supportedActionTypes } from './actions.js';
+import { P, query } from './common.js';
 import { AddressBook, Metadata } from './records.js';
 
 /** /api/v3/traces and /api/v3/events (api-v3.md §3.2): parameters as TON Center's published spec names them. */
@@ -15,7 +16,7 @@ export const TracesQuery = query({
   start_lt: P.lt('Traces whose `end_lt` is at or above this value.'),
   end_lt: P.lt('Traces whose `end_lt` is at or below this value.'),
   include_actions: P.boolDefault('Include the trace\'s classified actions.', false),
-  supported_action_types: list({ description: 'Action types or versions (`v1`, `v2`, `latest`) the client understands; default `latest`.' }, (raw) => raw),
+  supported_action_types: supportedActionTypes(),
   limit: P.limit(),
   offset: P.offset(),
   sort: P.sort('Sort traces by `end_lt` (`end_utime` with a utime window).'),
@@ -65,8 +66,8 @@ export const Trace = z
     trace_info: TraceMeta,
     is_incomplete: z.boolean(),
     warning: z.string().optional(),
-    // The classified actions (include_actions); their records are another schema's (actions.md).
-    actions: z.array(z.record(z.string(), z.unknown())).optional(),
+    // The classified actions (include_actions).
+    actions: z.array(Action).optional(),
     trace: TraceNode.optional(),
     transactions_order: z.array(hash),
     transactions: z.record(z.string(), Transaction),

@@ -1,3 +1,5 @@
+import { actionAccounts } from './action-accounts.js';
+import { actionListing } from './action-listing.js';
 import { actions } from './actions.js';
 import { accountRecentTransactions } from './account-recent-transactions.js';
 import { accountStates } from './account-states.js';
@@ -15,6 +17,7 @@ import { messages } from './messages.js';
 import { keyBlockConfigs } from './key-block-configs.js';
 import { shardState } from './shard-state.js';
 import { traceEdges } from './trace-edges.js';
+import { traceEnds } from './trace-ends.js';
 import { traceProgress } from './trace-progress.js';
 import { traceTransactions } from './trace-transactions.js';
 import { traces } from './traces.js';
@@ -55,6 +58,9 @@ export const TABLES = [
   blockTransactions,
   cells,
   actions,
+  actionAccounts,
+  actionListing,
+  traceEnds,
 ] as const;
 
 /**
