@@ -338,10 +338,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     readVersion: () => storeVersion(db),
     onError: (err) => log.warn({ err }, 'response cache: cannot read the store version; serving without the cache'),
   });
-  const heads = createVersionedReads<MasterchainEnds>(() => responses.version(), { entries: 1 });
+  const heads = createVersionedReads<MasterchainEnds>(() => responses.version(), { entries: 16 });
   const deps: RouteDeps = {
     db,
-    head: (req) => heads.get('', () => masterchainEnds(db, req)),
+    // Keyed by deadline as the batchers are (repo/batcher.ts): no request's read runs under another's deadline.
+    head: (req) => heads.get(String(req.timeoutMs), () => masterchainEnds(db, req)),
     pages: createJsonPages({
       validate: config.validateResponses ?? false,
       check: (sent, encoded) => {

@@ -105,7 +105,7 @@ export function createGatewayTvm(db: Db, opts: GatewayTvmOptions, shared: Gatewa
         const s = await storedStateAt(db, req.tf, address, at.seqno);
         return { state: s ? fromStore(address, s) : nonexistent(address), block: blockRef(block), utime: Number(block.gen_utime) };
       }
-      const [ends, stored] = await Promise.all([shared.head(req.tf), latest.get(address, () => latestStoredState(db, req.tf, address))]);
+      const [ends, stored] = await Promise.all([shared.head(req.tf), latest.get(`${req.tf.timeoutMs}|${address}`, () => latestStoredState(db, req.tf, address))]);
       const block = ends ? blockRef(ends.last) : null;
       const utime = ends ? Number(ends.last.gen_utime) : Math.floor(Date.now() / 1000);
       let state = stored ? fromStore(address, stored) : null;
