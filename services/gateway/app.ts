@@ -19,11 +19,12 @@ import { z } from 'zod';
 import { type ApiKey, type RateLimiter, createRateLimiter } from './auth.js';
 import { ApiError, rateLimitBody, unknownKeyBody } from './errors.js';
 import { createBatches } from './repo/batches.js';
+import { masterchainEnds } from './repo/blocks.js';
 import { type Db, type DbCore, createCaches, storeVersion } from './repo/db.js';
 import { createResponseCache, responseCacheKey } from './response-cache.js';
 import { accountRoutes } from './routes/accounts.js';
 import { blockRoutes } from './routes/blocks.js';
-import { NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
+import { type MasterchainEnds, NEXT_CURSOR_HEADER, type RequestContext, type RouteDeps } from './routes/context.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { actionRoutes } from './routes/actions.js';
 import { traceRoutes } from './routes/traces.js';
@@ -33,6 +34,7 @@ import { serverTiming } from './server-timing.js';
 import { v2TvmRoutes } from './routes/v2-tvm.js';
 import { v3TvmRoutes } from './routes/v3-tvm.js';
 import { type GatewayTvmOptions, createGatewayTvm } from './tvm.js';
+import { createVersionedReads } from './versioned-reads.js';
 import { frameworkErrors, limitJsonDepth } from './plugins/client-input.js';
 import { loadShedding } from './plugins/load-shedding.js';
 import { JsonPageStream, createJsonPages } from './json-page.js';
@@ -330,8 +332,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
   };
   const db: Db = { ...core, batches: createBatches(core, { inFlight: config.readsInFlight ?? 1 }) };
+  const responses = createResponseCache({
+    entries: config.responseCacheEntries ?? 10_000,
+    checkMs: config.responseCacheCheckMs ?? 500,
+    ...(config.responseCacheBytes !== undefined ? { maxBytes: config.responseCacheBytes } : {}),
+    readVersion: () => storeVersion(db),
+    onError: (err) => log.warn({ err }, 'response cache: cannot read the store version; serving without the cache'),
+  });
+  const heads = createVersionedReads<MasterchainEnds>(() => responses.version(), { entries: 16 });
   const deps: RouteDeps = {
     db,
+    // Keyed by deadline as the batchers are (repo/batcher.ts): no request's read runs under another's deadline.
+    head: (req) => heads.get(String(req.timeoutMs), () => masterchainEnds(db, req)),
     pages: createJsonPages({
       validate: config.validateResponses ?? false,
       check: (sent, encoded) => {
@@ -394,13 +406,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }
   });
 
-  const responses = createResponseCache({
-    entries: config.responseCacheEntries ?? 10_000,
-    checkMs: config.responseCacheCheckMs ?? 500,
-    ...(config.responseCacheBytes !== undefined ? { maxBytes: config.responseCacheBytes } : {}),
-    readVersion: () => storeVersion(db),
-    onError: (err) => log.warn({ err }, 'response cache: cannot read the store version; serving without the cache'),
-  });
   await responses.start();
   app.addHook('onClose', async () => responses.stop());
 
@@ -513,7 +518,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   accountRoutes(app, deps);
   traceRoutes(app, deps);
   actionRoutes(app, deps);
-  const tvm = opts.tvm ? createGatewayTvm(db, opts.tvm) : undefined;
+  const tvm = opts.tvm ? createGatewayTvm(db, opts.tvm, { head: deps.head, version: () => responses.version() }) : undefined;
   v3TvmRoutes(app, deps, tvm);
   v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm), tvm });
 

@@ -3,12 +3,15 @@ import type { BlockSource } from '../../shared/sources/source.js';
 import type { TvmAccountState } from '../../shared/tvm/account.js';
 import type { Tvm } from '../../shared/tvm/executor.js';
 import { MAINNET_CONFIG_BOC } from '../../shared/tvm/mainnet-config.js';
+import { withGetMethodCache } from '../../shared/tvm/result-cache.js';
 import { type AccountStateProvider, type StateAt, type TvmBlockRef, TvmService } from '../../shared/tvm/service.js';
 import { BaseError } from '../../shared/runtime/errors.js';
 import { ApiError } from './errors.js';
-import { blockById, masterchainEnds } from './repo/blocks.js';
+import { blockById } from './repo/blocks.js';
 import type { Db } from './repo/db.js';
 import type { BlockRecord } from './repo/records.js';
+import type { RouteDeps } from './routes/context.js';
+import { createVersionedReads } from './versioned-reads.js';
 import { type StoredState, latestStoredState, storedStateAt } from './repo/tvm-states.js';
 
 /**
@@ -28,6 +31,21 @@ export interface GatewayTvmOptions {
   /** Gas a get-method may use. Default 1,000,000 (a liteserver's `runSmcMethod`). */
   gasLimit?: bigint;
 }
+
+/** What the gateway's other reads share with the TVM's (app.ts). */
+export interface GatewayTvmShared {
+  /** The masterchain head, shared while the store is unchanged (RouteDeps.head). */
+  head: RouteDeps['head'];
+  /** The store's version (response-cache.ts): latest states read from the store are shared while it holds. */
+  version: () => number | null;
+}
+
+/** Latest account states kept for the store's current version, and their total size (code is shared by hash). */
+const LATEST_STATES_KEPT = 10_000;
+const LATEST_STATES_BYTES = 64 << 20;
+/** Get-method outcomes kept (shared/tvm/result-cache.ts). */
+const GET_METHOD_OUTCOMES_KEPT = 10_000;
+const GET_METHOD_OUTCOME_BYTES = 32 << 20;
 
 export interface GatewayTvm {
   /** A service whose store reads follow the request's deadline. */
@@ -66,8 +84,14 @@ function blockRef(b: BlockRecord): TvmBlockRef {
   };
 }
 
-export function createGatewayTvm(db: Db, opts: GatewayTvmOptions): GatewayTvm {
+export function createGatewayTvm(db: Db, opts: GatewayTvmOptions, shared: GatewayTvmShared): GatewayTvm {
   const source = opts.source;
+  const tvm = withGetMethodCache(opts.tvm, { entries: GET_METHOD_OUTCOMES_KEPT, maxBytes: GET_METHOD_OUTCOME_BYTES });
+  const latest = createVersionedReads<StoredState | null>(shared.version, {
+    entries: LATEST_STATES_KEPT,
+    weigh: (s) => (s?.data_boc?.length ?? 0) + 256,
+    maxWeight: LATEST_STATES_BYTES,
+  });
   const config = source?.blockchainConfig ? () => source.blockchainConfig!() : async () => MAINNET_CONFIG_BOC;
   const send = source?.send ? (boc: Uint8Array) => source.send!(boc) : undefined;
   const gasLimit = opts.gasLimit ?? 1_000_000n;
@@ -81,7 +105,7 @@ export function createGatewayTvm(db: Db, opts: GatewayTvmOptions): GatewayTvm {
         const s = await storedStateAt(db, req.tf, address, at.seqno);
         return { state: s ? fromStore(address, s) : nonexistent(address), block: blockRef(block), utime: Number(block.gen_utime) };
       }
-      const [ends, stored] = await Promise.all([masterchainEnds(db, req.tf), latestStoredState(db, req.tf, address)]);
+      const [ends, stored] = await Promise.all([shared.head(req.tf), latest.get(`${req.tf.timeoutMs}|${address}`, () => latestStoredState(db, req.tf, address))]);
       const block = ends ? blockRef(ends.last) : null;
       const utime = ends ? Number(ends.last.gen_utime) : Math.floor(Date.now() / 1000);
       let state = stored ? fromStore(address, stored) : null;
@@ -92,7 +116,7 @@ export function createGatewayTvm(db: Db, opts: GatewayTvmOptions): GatewayTvm {
   });
 
   return {
-    forRequest: (req) => new TvmService({ tvm: opts.tvm, states: provider(req), config, gasLimit, ...(send ? { send } : {}) }),
+    forRequest: (req) => new TvmService({ tvm, states: provider(req), config, gasLimit, ...(send ? { send } : {}) }),
   };
 }
 

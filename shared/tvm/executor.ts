@@ -1,5 +1,6 @@
 import { Address, Cell, parseTuple, serializeTuple } from '@ton/core';
 import { Executor } from '@ton/sandbox';
+import { GetMethodConfigs } from './config-scope.js';
 
 /**
  * The TVM: get-methods and transactions run by @ton/sandbox's `Executor`, the node's emulator-extern
@@ -68,22 +69,39 @@ function bocCell(b64: string): Cell {
   return { toBoc: () => Buffer.from(b64, 'base64') } as unknown as Cell;
 }
 
+export interface TvmExecutorOptions {
+  /**
+   * Run get-methods that cannot read the raw configuration without the validator sets (config-scope.ts: the same
+   * result, a fraction of the emulator's time). Default true; false runs every job with the configuration as given.
+   */
+  scopeConfig?: boolean;
+}
+
 /** Runs jobs on one emulator instance, synchronously under the promise (the WASM call blocks the thread). */
 export class TvmExecutor {
-  private constructor(private readonly executor: Executor) {}
+  private readonly configs: GetMethodConfigs | null;
 
-  static async create(): Promise<TvmExecutor> {
-    return new TvmExecutor(await Executor.create());
+  private constructor(
+    private readonly executor: Executor,
+    opts: TvmExecutorOptions,
+  ) {
+    this.configs = opts.scopeConfig === false ? null : new GetMethodConfigs();
+  }
+
+  static async create(opts: TvmExecutorOptions = {}): Promise<TvmExecutor> {
+    return new TvmExecutor(await Executor.create(), opts);
   }
 
   async runGetMethod(job: GetMethodJob): Promise<GetMethodOutcome> {
+    const stack = Cell.fromBase64(job.stack);
     const res = await this.executor.runGetMethod({
       code: bocCell(job.code),
       data: bocCell(job.data),
       methodId: job.methodId,
       // The executor serializes the stack itself; parse ours back into items for it.
-      stack: parseTuple(Cell.fromBase64(job.stack)),
-      config: job.config,
+      stack: parseTuple(stack),
+      // Without the validator sets when the method cannot read the raw dictionary (config-scope.ts): same result.
+      config: this.configs ? this.configs.choose(job.config, job.code, job.data, stack) : job.config,
       verbosity: 'short',
       ...(job.libs ? { libs: bocCell(job.libs) } : {}),
       address: Address.parseRaw(job.address),

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError } from '../errors.js';
 import { type AddressBook, addressBook } from '../repo/address-book.js';
+import type { masterchainEnds } from '../repo/blocks.js';
 import type { Db, Req } from '../repo/db.js';
 import type { JsonPages } from '../json-page.js';
 
@@ -32,7 +33,11 @@ export interface RouteDeps {
   db: Db;
   /** Sends long lists in slices (json-page.ts). */
   pages: JsonPages;
+  /** The first and last indexed masterchain blocks (repo/blocks.ts masterchainEnds), shared while the store is unchanged (versioned-reads.ts). */
+  head(req: Req): Promise<MasterchainEnds>;
 }
+
+export type MasterchainEnds = Awaited<ReturnType<typeof masterchainEnds>>;
 
 /**
  * The address book of a response, or `{}` with X-No-Address-Book. `known`: latest code hashes the request already

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { masterchainEnds } from '../repo/blocks.js';
 import type { BlockHeaderHashes, BlockRecord } from '../repo/records.js';
 import { V2Error } from '../schemas/records.js';
 import type { RouteDeps } from './context.js';
@@ -43,7 +42,7 @@ export function blockNotFound(workchain: number, shard: string, seqno: number): 
 }
 
 export async function lastMasterchainBlock(deps: RouteDeps, req: FastifyRequest): Promise<{ last: BlockRecord; lastHeader: BlockHeaderHashes }> {
-  const ends = await masterchainEnds(deps.db, req.tf);
+  const ends = await deps.head(req.tf);
   if (!ends) throw new ApiError(500, 'LITE_SERVER_UNKNOWN: no masterchain blocks indexed');
   return ends;
 }
