@@ -1,3 +1,4 @@
+import { readCellRecords } from '../../../shared/store/tables/cells.js';
 import { readLatestStates } from './accounts.js';
 import { readCodeHashes } from './address-book.js';
 import { type BatcherOptions, KeyBatcher } from './batcher.js';
@@ -21,7 +22,7 @@ export interface BatchesOptions {
  * addresses per request. An account page brings up to 1,000 records, and one that the newest lts kept per account
  * cannot answer is a UNION ALL branch of its own: 25 pages.
  */
-const MAX_KEYS = { states: 1000, transactions: 250, hashes: 250, seqnos: 250, pages: 25 } as const;
+const MAX_KEYS = { states: 1000, transactions: 250, hashes: 250, seqnos: 250, pages: 25, cells: 1000 } as const;
 
 /** The batchers of {@link Batches}: each a KeyBatcher over its reader. */
 export function createBatches(db: DbCore, opts: BatchesOptions): Batches {
@@ -34,5 +35,6 @@ export function createBatches(db: DbCore, opts: BatchesOptions): Batches {
     txKeysByMessage: new KeyBatcher((keys, req) => readTxKeysByMessage(db, req, keys), o(MAX_KEYS.hashes)),
     accountPages: new KeyBatcher((keys, req) => readAccountPages(db, req, keys), o(MAX_KEYS.pages)),
     blocksBySeqno: new KeyBatcher((keys, req) => readBlocksBySeqno(db, req, keys), o(MAX_KEYS.seqnos)),
+    cells: new KeyBatcher((keys, req) => readCellRecords(db.store, keys, { timeoutMs: req.timeoutMs }), o(MAX_KEYS.cells)),
   };
 }

@@ -74,6 +74,8 @@ export interface Batches {
   accountPages: PointRead<AccountPageRow[]>;
   /** Block rows by seqno (blocks?seqno=). */
   blocksBySeqno: PointRead<BlockRow[]>;
+  /** Cell records by hex hash (`cells`, 0025): every full-state rebuild, one statement per tree level for all requests. */
+  cells: PointRead<Uint8Array>;
 }
 
 export interface CacheOptions {
