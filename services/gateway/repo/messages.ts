@@ -187,8 +187,8 @@ export async function findMessages(db: Db, req: Req, f: MsgFilter, page: MsgPage
     req,
     unprefixed.flatMap((r) => [String(r.body_hash), ...(r.init_state_hash === null ? [] : [String(r.init_state_hash)])]),
   );
-  const messages = unprefixed.map((r) => messageFromRow(r, contents, { in: r.in_tx, out: r.out_tx }));
+  const records = unprefixed.map((r) => messageFromRow(r, contents, { in: r.in_tx, out: r.out_tx }));
   const last = unprefixed[unprefixed.length - 1];
   const next = rows.length === page.limit && last ? { key: String(last[orderCol]), hash: String(last.msg_hash) } : null;
-  return { messages, next };
+  return { messages: records, next };
 }
