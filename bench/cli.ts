@@ -63,7 +63,7 @@ const BENCH_USAGE =
  * Default size of the devnet export the ingest benchmark's trace and action stages run on (bench/ingest.ts); a
  * constant here so that the benchmark module loads only when the command runs.
  */
-const DEFAULT_TRACE_TRANSACTIONS = 100_000;
+const DEFAULT_TRACE_TRANSACTIONS = 50_000;
 
 /** Runs `bench <which> [options]`; `repoRoot` is the checkout whose bench/RESULTS.md and ../shared fixtures are used. */
 export async function runBench(args: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {

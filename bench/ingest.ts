@@ -141,6 +141,11 @@ const TRACES_TARGET = 12_000;
 
 /** How long a run may store nothing before it fails. */
 const STALL_MS = 60_000;
+/**
+ * The same with the trace and action stages: the action stage reports a batch once all of it is stored, and on the
+ * in-process bus a batch is every trace published so far, classified one after another.
+ */
+const STAGES_STALL_MS = 600_000;
 
 /**
  * The tables the decode stage writes, and those its materialized views fill (`account_transactions`,
@@ -421,6 +426,7 @@ async function runPipeline(
       // error) fails instead of waiting forever for transactions that will never come.
       let failStall!: (e: Error) => void;
       const stalled = new Promise<never>((_, reject) => (failStall = reject));
+      const stallMs = stages.traces ? STAGES_STALL_MS : STALL_MS;
       let lastProgress = -1;
       let lastChange = performance.now();
       const stagesLine = (): string => (stages.traces ? `, ${mcHandled}/${sent.get(topics.mcBlocks) ?? 0} masterchain blocks traced, ${tracesHandled}/${sent.get(topics.traces) ?? 0} traces classified` : '');
@@ -430,8 +436,8 @@ async function runPipeline(
         if (now !== lastProgress) {
           lastProgress = now;
           lastChange = performance.now();
-        } else if (performance.now() - lastChange > STALL_MS) {
-          failStall(new Error(`${label}: no progress for ${STALL_MS / 1000} s at ${stored}/${expected} transactions stored${stagesLine()} (see the warnings above)`));
+        } else if (performance.now() - lastChange > stallMs) {
+          failStall(new Error(`${label}: no progress for ${stallMs / 1000} s at ${stored}/${expected} transactions stored${stagesLine()} (see the warnings above)`));
         }
       }, 5000);
       try {
