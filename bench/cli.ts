@@ -24,14 +24,46 @@ function flag(args: string[], name: string): string | undefined {
   return v;
 }
 
+/** Rejects an option the command does not know, with the usage. */
+function onlyOptions(args: string[], known: readonly string[]): void {
+  for (const o of args) if (o.startsWith('--') && !known.includes(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+}
+
+/** `name`'s value as a positive number, `def` when absent. */
+function positiveOption(args: string[], name: string, def: number): number {
+  const v = Number(flag(args, name) ?? String(def));
+  if (!Number.isFinite(v) || v <= 0) throw new BenchUsageError(`${name} must be a positive number`);
+  return v;
+}
+
+/** `name`'s value as an integer from 1 to `max`, `def` when absent. */
+function integerOption(args: string[], name: string, def: number, max: number): number {
+  const v = Number(flag(args, name) ?? String(def));
+  if (!Number.isSafeInteger(v) || v <= 0 || v > max) throw new BenchUsageError(`${name} must be an integer from 1 to ${max}`);
+  return v;
+}
+
+/** `--dir`: a folder of block BOCs, by default the fixture blocks. */
+function blockDir(args: string[], repoRoot: string): string {
+  const dir = path.resolve(flag(args, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
+  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  return dir;
+}
+
 const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
+  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
   '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]' +
   '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR]' +
   '\n       tonflow bench full-states [--dir DIR]';
+
+/**
+ * Default size of the devnet export the ingest benchmark's trace and action stages run on (bench/ingest.ts); a
+ * constant here so that the benchmark module loads only when the command runs.
+ */
+const DEFAULT_TRACE_TRANSACTIONS = 50_000;
 
 /** Runs `bench <which> [options]`; `repoRoot` is the checkout whose bench/RESULTS.md and ../shared fixtures are used. */
 export async function runBench(args: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
@@ -43,14 +75,12 @@ export async function runBench(args: string[], repoRoot: string, env: NodeJS.Pro
   if (which === 'heavy-reads') return benchHeavyReads(opts, repoRoot, env);
   if (which === 'traces') return (await import('./traces.js')).benchTracesCommand(opts, repoRoot);
   if (which === 'full-states') {
-    return (await import('./full-states.js')).benchFullStatesCommand(path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks')));
+    return (await import('./full-states.js')).benchFullStatesCommand(blockDir(opts, repoRoot));
   }
   if (which !== 'decode') throw new BenchUsageError(BENCH_USAGE);
   const json = opts.includes('--json');
-  const seconds = Number(flag(opts, '--seconds') ?? '5');
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new BenchUsageError('--seconds must be a positive number');
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  const seconds = positiveOption(opts, '--seconds', 5);
+  const dir = blockDir(opts, repoRoot);
   const resultsFile = path.resolve(flag(opts, '--results') ?? path.join(repoRoot, 'bench', 'RESULTS.md'));
   const { runDecodeBench } = await import('./decode.js');
   const result = runDecodeBench({
@@ -71,16 +101,13 @@ export async function runBench(args: string[], repoRoot: string, env: NodeJS.Pro
 
 /** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
 async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--rounds', '--kafka', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
+  onlyOptions(opts, ['--json', '--transactions', '--trace-transactions', '--rounds', '--kafka', '--dir']);
   const json = opts.includes('--json');
-  const transactions = Number(flag(opts, '--transactions') ?? '200000');
-  if (!Number.isSafeInteger(transactions) || transactions <= 0) throw new BenchUsageError('--transactions must be a positive integer');
-  const roundsFlag = flag(opts, '--rounds');
-  const rounds = roundsFlag === undefined ? undefined : Number(roundsFlag);
-  if (rounds !== undefined && (!Number.isSafeInteger(rounds) || rounds <= 0 || rounds > 20)) throw new BenchUsageError('--rounds must be an integer from 1 to 20');
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  const transactions = integerOption(opts, '--transactions', 200_000, 100_000_000);
+  const traceTransactions = integerOption(opts, '--trace-transactions', DEFAULT_TRACE_TRANSACTIONS, 100_000_000);
+  const { DEFAULT_ROUNDS, runIngestBench } = await import('./ingest.js');
+  const rounds = integerOption(opts, '--rounds', DEFAULT_ROUNDS, 20);
+  const dir = blockDir(opts, repoRoot);
   const kafkaFlag = flag(opts, '--kafka');
   const kafkaEnv = env.KAFKA_BROKERS?.trim() || undefined;
   const kafkaRaw = kafkaFlag ?? kafkaEnv;
@@ -88,10 +115,10 @@ async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.Process
   if (kafkaBrokers !== null && (kafkaBrokers.length === 0 || kafkaBrokers.some((b) => !/^[^\s:]+:\d{1,5}$/.test(b)))) {
     throw new BenchUsageError(`--kafka / KAFKA_BROKERS must be host:port[,host:port...], got "${kafkaRaw}"`);
   }
-  const { runIngestBench } = await import('./ingest.js');
   const result = await runIngestBench({
     transactions,
-    ...(rounds !== undefined ? { rounds } : {}),
+    traceTransactions,
+    rounds,
     fixturesDir: dir,
     kafkaBrokers,
     kafkaOrigin: kafkaFlag !== undefined ? '--kafka' : 'KAFKA_BROKERS',
@@ -101,8 +128,10 @@ async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.Process
   });
   if (!json) {
     const k = 'skipped' in result.kafka ? `kafka: not run (${result.kafka.skipped})` : `kafka ${result.kafka.tx_per_s} tx/s`;
+    const t = result.embedded_traces;
     process.stdout.write(
       `ingest: ${result.corpus.transactions} transactions; embedded ${result.embedded.tx_per_s} tx/s, ${k}; ` +
+        `with traces and actions ${t.tx_per_s} tx/s on ${t.transactions} devnet transactions (${t.stages?.traces ?? 0} traces, ${t.stages?.actions ?? 0} actions); ` +
         `on disk ${result.embedded.bytes_per_tx} bytes/tx (corpus) to ${result.real.bytes_per_tx} (real fixture blocks) (bench/RESULTS.md updated)\n`,
     );
   }
@@ -112,22 +141,15 @@ async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.Process
 
 /** `bench api`: the gateway under load on a store of ≥ 1,000,000 transactions (embedded); writes bench/RESULTS.md. */
 async function benchApi(opts: string[], repoRoot: string): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--rate', '--seconds', '--connections', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const num = (name: string, def: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isFinite(v) || v <= 0) throw new BenchUsageError(`${name} must be a positive number`);
-    return v;
-  };
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  onlyOptions(opts, ['--json', '--transactions', '--rate', '--seconds', '--connections', '--dir']);
+  const dir = blockDir(opts, repoRoot);
   const { runApiBench } = await import('./api.js');
   const result = await runApiBench({
-    transactions: Math.round(num('--transactions', 1_000_000)),
+    transactions: Math.round(positiveOption(opts, '--transactions', 1_000_000)),
     fixturesDir: dir,
-    rate: num('--rate', 500),
-    seconds: num('--seconds', 20),
-    connections: Math.round(num('--connections', 64)),
+    rate: positiveOption(opts, '--rate', 500),
+    seconds: positiveOption(opts, '--seconds', 20),
+    connections: Math.round(positiveOption(opts, '--connections', 64)),
     resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
     command: `npm run bench -- api${opts.length ? ' ' + opts.join(' ') : ''}`,
     progress: (line) => process.stderr.write(`${line}\n`),
@@ -146,23 +168,16 @@ async function benchApi(opts: string[], repoRoot: string): Promise<number> {
 
 /** `bench tvm`: runGetMethod and getAddressInformation p99 at a fixed rate on one gateway; writes bench/RESULTS.md. */
 async function benchTvm(opts: string[], repoRoot: string): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--rate', '--seconds', '--connections', '--workers', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const num = (name: string, def: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isFinite(v) || v <= 0) throw new BenchUsageError(`${name} must be a positive number`);
-    return v;
-  };
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  onlyOptions(opts, ['--json', '--transactions', '--rate', '--seconds', '--connections', '--workers', '--dir']);
+  const dir = blockDir(opts, repoRoot);
   const { runTvmBench } = await import('./tvm.js');
   const result = await runTvmBench({
-    transactions: Math.round(num('--transactions', 1_000_000)),
+    transactions: Math.round(positiveOption(opts, '--transactions', 1_000_000)),
     fixturesDir: dir,
-    rate: num('--rate', 500),
-    seconds: num('--seconds', 20),
-    connections: Math.round(num('--connections', 64)),
-    workers: Math.round(num('--workers', 2)),
+    rate: positiveOption(opts, '--rate', 500),
+    seconds: positiveOption(opts, '--seconds', 20),
+    connections: Math.round(positiveOption(opts, '--connections', 64)),
+    workers: Math.round(positiveOption(opts, '--workers', 2)),
     resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
     command: `npm run bench -- tvm${opts.length ? ' ' + opts.join(' ') : ''}`,
     progress: (line) => process.stderr.write(`${line}\n`),
@@ -176,17 +191,11 @@ async function benchTvm(opts: string[], repoRoot: string): Promise<number> {
 
 /** `bench devnet`: the devnet's sealed transactions per second, back to back and at --devnet-tps; writes bench/RESULTS.md. */
 async function benchDevnet(opts: string[], repoRoot: string): Promise<number> {
-  const known = new Set(['--json', '--seconds', '--tps']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const num = (name: string, def: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isFinite(v) || v <= 0) throw new BenchUsageError(`${name} must be a positive number`);
-    return v;
-  };
+  onlyOptions(opts, ['--json', '--seconds', '--tps']);
   const { runDevnetBench } = await import('./devnet.js');
   const result = await runDevnetBench({
-    seconds: num('--seconds', 20),
-    tps: num('--tps', 500),
+    seconds: positiveOption(opts, '--seconds', 20),
+    tps: positiveOption(opts, '--tps', 500),
     resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
     command: `npm run bench -- devnet${opts.length ? ' ' + opts.join(' ') : ''}`,
     progress: (line) => process.stderr.write(`${line}\n`),
@@ -205,20 +214,13 @@ async function benchDevnet(opts: string[], repoRoot: string): Promise<number> {
 
 /** `bench heavy-reads`: the gateway's memory and cheap-endpoint latency while 200 clients ask for its heaviest pages. */
 async function benchHeavyReads(opts: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const known = new Set(['--json', '--transactions', '--concurrency', '--unbounded', '--dir']);
-  for (const o of opts) if (o.startsWith('--') && !known.has(o)) throw new BenchUsageError(`unknown option ${o}\n${BENCH_USAGE}`);
-  const int = (name: string, def: number, max: number): number => {
-    const v = Number(flag(opts, name) ?? String(def));
-    if (!Number.isSafeInteger(v) || v <= 0 || v > max) throw new BenchUsageError(`${name} must be an integer from 1 to ${max}`);
-    return v;
-  };
-  const dir = path.resolve(flag(opts, '--dir') ?? path.join(repoRoot, '..', 'shared', 'fixtures', 'blocks'));
-  if (!existsSync(dir)) throw new BenchUsageError(`block folder ${dir} not found (pass --dir DIR)`);
+  onlyOptions(opts, ['--json', '--transactions', '--concurrency', '--unbounded', '--dir']);
+  const dir = blockDir(opts, repoRoot);
   const { runHeavyReadsBench } = await import('./heavy-reads.js');
   const result = await runHeavyReadsBench({
-    transactions: int('--transactions', 20_000, 2_000_000),
+    transactions: integerOption(opts, '--transactions', 20_000, 2_000_000),
     // Bounded: one loopback connection per client.
-    concurrency: int('--concurrency', 200, 1000),
+    concurrency: integerOption(opts, '--concurrency', 200, 1000),
     unbounded: opts.includes('--unbounded'),
     env,
     fixturesDir: dir,

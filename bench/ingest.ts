@@ -2,38 +2,45 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import type { OutgoingMessage, Producer } from '../shared/bus/bus.js';
-import { deadLetter } from '../shared/bus/dead-letter.js';
 import { loadConfig, tonflowConfigSchema, type TonflowConfig } from '../shared/runtime/config.js';
 import { createLogger } from '../shared/runtime/logger.js';
+import { createMetrics } from '../shared/runtime/metrics.js';
+import { exportDevnet } from '../shared/sources/devnet/export.js';
 import { migrate } from '../shared/store/migrate.js';
 import type { Store } from '../shared/store/store.js';
 import { decodeBlock } from '../shared/ton/decode-block.js';
 import { topicNames, topicSpecs } from '../shared/contracts/topics.js';
 import { openBus, openSource, openStore, sourceName } from '../services/common/wiring.js';
 import { createStoreCheckpoints } from '../services/follower/checkpoints.js';
-import { follow } from '../services/follower/follow.js';
-import { runDecodeStage } from '../services/indexer/decode.js';
-import { createStoreWriter, tableSchema } from '../services/indexer/sink.js';
-import { blockToRows } from '../services/indexer/to-rows.js';
 import { POINT_TABLES } from '../services/indexer/rows.js';
+import { startPipeline } from '../services/start/pipeline.js';
 import { writeCorpus } from './corpus.js';
 import { machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
 import { keyValueTableBytes } from './store-size.js';
 
 /**
  * `npm run bench -- ingest`: the pipeline end to end on a corpus of distinct real-format transactions
- * (bench/corpus.ts): files source → follower → bus → decode stage → ClickHouse (chdb in-process), composed from the
- * same parts as `tonflow start` (services/common/wiring.ts, follow, runDecodeStage, createStoreWriter). It runs once on
- * the in-process bus (embedded mode) and once through a Kafka broker (distributed mode) when one is given.
+ * (bench/corpus.ts): files source → follower → bus → decode stage → ClickHouse (chdb in-process), composed as
+ * `tonflow start` composes it (services/common/wiring.ts, services/start/pipeline.ts). It runs on the in-process bus
+ * (embedded mode), once more without the point tables, and through a Kafka broker (distributed mode) when one is given.
+ *
+ * The corpus has no masterchain blocks, so no masterchain-block messages: the trace stage would have nothing to do.
+ * The trace and action stages run on a devnet export instead (real TVM blocks, every shard block committed by a
+ * masterchain block, traces across blocks and shards): once with the decode stage alone, once with all of
+ * `tonflow start`'s stages. Their clock stops when the trace stage has handled every masterchain-block message the
+ * follower published and the action stage every trace the trace stage published: traces still waiting for a partner
+ * transaction outside the export are never published, so they do not hold the clock.
  *
  * The clock starts at the follower's first publish and stops when the store acknowledged the write that holds the
- * last transaction. Indexing the corpus directory before that (the files source reads and hashes every block up
- * front, the work a liteserver's BlockIdExt spares) is reported apart. Afterwards each table is merged
- * (OPTIMIZE … FINAL) and its active parts measured in `system.parts`.
+ * last transaction (and, with the trace and action stages, as above). Indexing the corpus directory before that (the
+ * files source reads and hashes every block up front, the work a liteserver's BlockIdExt spares) is reported apart.
+ * Afterwards each table is merged (OPTIMIZE … FINAL) and its active parts measured in `system.parts`.
  */
 export interface IngestBenchOptions {
   /** Minimum number of transactions in the corpus. */
   transactions: number;
+  /** Minimum number of transactions of the devnet export the trace and action stages run on. */
+  traceTransactions: number;
   /** Folder of the real blocks the corpus is made from (the fixture blocks). */
   fixturesDir: string;
   /** Brokers for the Kafka run; null skips it (reported as not run). */
@@ -82,6 +89,27 @@ export interface IngestRunResult {
   load_before: number;
   /** Every round's tx/s in run order, when this is the median of several rounds. */
   rounds_tx_per_s?: number[];
+  /** With the trace and action stages: what they handled and stored. */
+  stages?: StagesResult;
+}
+
+export interface StagesResult {
+  /** Masterchain-block messages the follower published (each one handled by the trace stage in the clock). */
+  mc_blocks: number;
+  /** Completed traces the trace stage published (each one classified by the action stage in the clock). */
+  traces_published: number;
+  /** Rows in `traces` (FINAL) afterwards, by state. */
+  traces: number;
+  traces_complete: number;
+  traces_pending: number;
+  /** Transactions with a trace (`trace_transactions` FINAL). */
+  traced_transactions: number;
+  /** Rows in `actions` (FINAL) afterwards. */
+  actions: number;
+  /** Messages the trace and action stages dead-lettered (0 expected). */
+  dead_lettered: number;
+  /** From the first publish to the decode stage's last stored transaction (the stages finish later). */
+  decode_seconds: number;
 }
 
 export interface IngestBenchResult {
@@ -91,6 +119,12 @@ export interface IngestBenchResult {
   /** The embedded pipeline with TONFLOW_STORE_POINT_READS=false (MergeTree tables only): what the point tables cost. */
   embedded_tables_only: IngestRunResult;
   kafka: IngestRunResult | { mode: 'kafka'; skipped: string };
+  /** The devnet export the trace and action stages run on. */
+  devnet_corpus: { transactions: number; blocks: number; mc_blocks: number; bytes: number; build_seconds: number };
+  /** The default pipeline (decode stage alone) on the devnet export: what the next costs on top. */
+  devnet_decode: IngestRunResult;
+  /** `tonflow start`'s pipeline: decode, trace and action stages, on the devnet export. */
+  embedded_traces: IngestRunResult;
   /** The real fixture blocks themselves through the embedded pipeline: bytes on disk of real, unrepeated data. */
   real: { transactions: number; blocks: number; bytes_per_tx: number; tables: TableSize[] };
   /** {@link speedReference} before and after the runs (tx/s of the @ton/core baseline). */
@@ -99,11 +133,19 @@ export interface IngestBenchResult {
 
 export const DEFAULT_ROUNDS = 3;
 
+/** Embedded ingest with the default configuration (the cell store on): issue 30. */
 const EMBEDDED_TARGET = 15_000;
 const KAFKA_TARGET = 10_000;
+/** Embedded ingest with the trace and action stages on: issue 29. */
+const TRACES_TARGET = 12_000;
 
 /** How long a run may store nothing before it fails. */
 const STALL_MS = 60_000;
+/**
+ * The same with the trace and action stages: the action stage reports a batch once all of it is stored, and on the
+ * in-process bus a batch is every trace published so far, classified one after another.
+ */
+const STAGES_STALL_MS = 600_000;
 
 /**
  * The tables the decode stage writes, and those its materialized views fill (`account_transactions`,
@@ -123,6 +165,9 @@ const TX_TABLES = [
   'shard_state',
 ] as const;
 
+/** What the trace and action stages write (0017, 0018, 0023), measured too when they run. */
+const STAGE_TABLES = ['traces', 'trace_transactions', 'trace_edges', 'actions'] as const;
+
 export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBenchResult> {
   const say = opts.progress ?? (() => {});
   const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-ingest-'));
@@ -135,6 +180,18 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const bytes = readdirSync(corpusDir).reduce((n, f) => n + statSync(path.join(corpusDir, f)).size, 0);
     const corpus = { ...built, bytes, build_seconds: round((performance.now() - t0) / 1000, 1) };
     say(`corpus: ${corpus.transactions} transactions in ${corpus.files} blocks (${mib(bytes)} MiB), built in ${corpus.build_seconds} s`);
+    const devnetDir = path.join(work, 'devnet');
+    const t1 = performance.now();
+    // A fixed seed and genesis time: every run replays the same chain.
+    const exported = await exportDevnet({ out: devnetDir, transactions: opts.traceTransactions, seed: 'tonflow-bench-ingest', genesisUtime: 1_760_000_000 });
+    const devnetCorpus = {
+      transactions: exported.transactions,
+      blocks: exported.blocks,
+      mc_blocks: readdirSync(devnetDir).filter((f) => f.startsWith('devnet_-1_')).length,
+      bytes: exported.bytes,
+      build_seconds: round((performance.now() - t1) / 1000, 1),
+    };
+    say(`devnet corpus: ${devnetCorpus.transactions} transactions in ${devnetCorpus.blocks} blocks (${devnetCorpus.mc_blocks} masterchain), built in ${devnetCorpus.build_seconds} s`);
 
     // chdb binds one data directory per process: every run uses it, each in a database (and topics) of its own.
     const dataDir = path.join(work, 'data');
@@ -143,6 +200,8 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const embeddedRuns: IngestRunResult[] = [];
     const tablesOnlyRuns: IngestRunResult[] = [];
     const kafkaRuns: IngestRunResult[] = [];
+    const devnetDecodeRuns: IngestRunResult[] = [];
+    const tracesRuns: IngestRunResult[] = [];
     // Alternating, so that a change of the host's speed during the bench reaches both pipelines alike.
     for (let i = 0; i < rounds; i++) {
       const tag = `${stamp}_${i}`;
@@ -155,6 +214,23 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
           benchConfig({ corpusDir, dataDir, database: `bench_ingest_tables_${tag}`, prefix: `tonflow-bench-tables-${tag}`, tablesOnly: true }),
           corpus.transactions,
           say,
+        ),
+      );
+      devnetDecodeRuns.push(
+        await runPipeline(
+          'embedded',
+          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_devnet_${tag}`, prefix: `tonflow-bench-devnet-${tag}` }),
+          devnetCorpus.transactions,
+          say,
+        ),
+      );
+      tracesRuns.push(
+        await runPipeline(
+          'embedded',
+          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_traces_${tag}`, prefix: `tonflow-bench-traces-${tag}` }),
+          devnetCorpus.transactions,
+          say,
+          { traces: true },
         ),
       );
       if (opts.kafkaBrokers) {
@@ -170,6 +246,8 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     }
     const embedded = medianRun(embeddedRuns);
     const embeddedTablesOnly = medianRun(tablesOnlyRuns);
+    const devnetDecode = medianRun(devnetDecodeRuns);
+    const embeddedTraces = medianRun(tracesRuns);
     const kafka: IngestBenchResult['kafka'] =
       kafkaRuns.length > 0 ? medianRun(kafkaRuns) : { mode: 'kafka', skipped: 'no broker given (set KAFKA_BROKERS or pass --kafka host:port)' };
     // The corpus repeats most column values of its originals (only hashes and lts change), which ZSTD compresses far
@@ -186,7 +264,17 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const real = { transactions: realTx, blocks: realRun.blocks, bytes_per_tx: realRun.bytes_per_tx, tables: realRun.tables };
     say(`real fixture blocks: ${real.blocks} blocks, ${realTx} transactions, ${real.bytes_per_tx} bytes/tx on disk`);
     const speed = { before: speedBefore, after: speedReference(opts.fixturesDir) };
-    const result: IngestBenchResult = { corpus, embedded, embedded_tables_only: embeddedTablesOnly, kafka, real, speed };
+    const result: IngestBenchResult = {
+      corpus,
+      embedded,
+      embedded_tables_only: embeddedTablesOnly,
+      kafka,
+      devnet_corpus: devnetCorpus,
+      devnet_decode: devnetDecode,
+      embedded_traces: embeddedTraces,
+      real,
+      speed,
+    };
     if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'ingest', report(result, opts));
     return result;
   } finally {
@@ -220,8 +308,18 @@ function benchConfig(p: { corpusDir: string; dataDir: string; database: string; 
   return loadConfig(tonflowConfigSchema, { env });
 }
 
-/** One replay of the corpus through the pipeline, wired as `tonflow start` wires it. */
-async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, expected: number, say: (line: string) => void): Promise<IngestRunResult> {
+/**
+ * One replay of a corpus through the pipeline, composed by `startPipeline` as `tonflow start` composes it: the
+ * follower and the decode stage, and with `stages.traces` the trace and action stages too.
+ */
+async function runPipeline(
+  mode: 'embedded' | 'kafka',
+  config: TonflowConfig,
+  expected: number,
+  say: (line: string) => void,
+  stages: { traces: boolean } = { traces: false },
+): Promise<IngestRunResult> {
+  const label = stages.traces ? `${mode} with traces and actions` : mode;
   const loadBefore = os.loadavg()[0]!;
   const logger = createLogger({ service: 'bench', level: config.logLevel });
   const store = await openStore(config, logger);
@@ -231,6 +329,12 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
     await migrate(store);
     const bus = openBus(config, logger, 'tonflow-bench');
     const ac = new AbortController();
+    // What `startPipeline` registers to close, run in reverse as the shutdown runs them.
+    const closers: Array<() => Promise<void>> = [];
+    const closeAll = async (): Promise<void> => {
+      for (const close of closers.reverse()) await close().catch(() => {});
+      closers.length = 0;
+    };
     try {
       await bus.ensureTopics(topicSpecs(config));
       const topics = topicNames(config);
@@ -240,95 +344,134 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
       const indexSeconds = (performance.now() - tIndex) / 1000;
       const producer = await bus.producer();
 
+      // The follower publishes first, so the first send starts the clock; every send is counted by topic, which
+      // tells how many masterchain blocks and traces the trace and action stages have to handle.
       let firstPublish = 0;
       let cpuAtFirstPublish: NodeJS.CpuUsage | undefined;
-      const timed: Producer = {
+      const sent = new Map<string, number>();
+      const counted: Producer = {
         send(topic: string, messages: OutgoingMessage[]) {
           if (firstPublish === 0) {
             firstPublish = performance.now();
             cpuAtFirstPublish = process.cpuUsage();
           }
+          sent.set(topic, (sent.get(topic) ?? 0) + messages.length);
           return producer.send(topic, messages);
         },
       };
 
       let stored = 0;
       let blocks = 0;
+      let decodedAt = 0;
+      let followerDone = false;
+      let mcHandled = 0;
+      let tracesHandled = 0;
+      let deadLettered = 0;
       let lastAck = 0;
       let cpu: NodeJS.CpuUsage | undefined;
-      let allStored!: () => void;
-      const done = new Promise<void>((r) => (allStored = r));
-      // Consumer first: the in-process bus delivers to the groups that exist when a message is published.
-      const consumer = bus.consumer({ groupId: `${config.topicPrefix}.decode`, topics: [topics.rawBlocks] });
-      const stage = runDecodeStage({
-        consumer,
-        toRows: blockToRows,
-        points: config.storePointReads,
-        write: createStoreWriter({ store, logger }),
-        schema: await tableSchema(store),
-        deadLetter: (msg, error) => deadLetter(producer, topics.rawBlocksDlq, msg, error),
-        ...(config.mode === 'embedded' ? { checkpoints } : {}),
-        onBatch: (b) => {
-          stored += b.transactions;
-          blocks += b.blocks;
-          if (stored >= expected && lastAck === 0) {
-            lastAck = performance.now();
-            cpu = process.cpuUsage(cpuAtFirstPublish);
-            allStored();
-          }
+      let allDone!: () => void;
+      const done = new Promise<void>((r) => (allDone = r));
+      // Done: every transaction stored; with the trace and action stages, also every masterchain-block message the
+      // follower published handled by the trace stage (the follower has ended, so that count is final), then every
+      // trace it published (final once it handled its last message) handled by the action stage.
+      const check = (): void => {
+        if (lastAck !== 0 || stored < expected) return;
+        if (decodedAt === 0) decodedAt = performance.now();
+        if (stages.traces && !(followerDone && mcHandled >= (sent.get(topics.mcBlocks) ?? 0) && tracesHandled >= (sent.get(topics.traces) ?? 0))) return;
+        lastAck = performance.now();
+        cpu = process.cpuUsage(cpuAtFirstPublish);
+        allDone();
+      };
+      const loops = await startPipeline({
+        config,
+        roles: { follower: true, decode: true, traces: stages.traces, actions: stages.traces },
+        store,
+        bus,
+        producer: counted,
+        topics,
+        checkpoints,
+        source,
+        logger,
+        metrics: createMetrics({ service: 'bench', processMetrics: false }),
+        signal: ac.signal,
+        onClose: (_name, closer) => closers.push(closer),
+        hooks: {
+          onDecodeBatch: (b) => {
+            stored += b.transactions;
+            blocks += b.blocks;
+            check();
+          },
+          onTraceBatch: (b) => {
+            mcHandled += b.mcBlocks;
+            check();
+          },
+          onActionBatch: (b) => {
+            tracesHandled += b.traces;
+            check();
+          },
+          onDeadLetter: (stage) => {
+            if (stage === 'traces') mcHandled++;
+            if (stage === 'actions') tracesHandled++;
+            if (stage !== 'decode') deadLettered++;
+            check();
+          },
         },
       });
+      const follower = loops.follower!.then(() => {
+        followerDone = true;
+        check();
+      });
+      const stageLoops = [loops.decode, loops.traces, loops.actions].filter((l) => l !== undefined);
       // A run that stops making progress (a source that skipped files it could not read, a stage stuck on a store
       // error) fails instead of waiting forever for transactions that will never come.
       let failStall!: (e: Error) => void;
       const stalled = new Promise<never>((_, reject) => (failStall = reject));
-      let lastStored = -1;
+      const stallMs = stages.traces ? STAGES_STALL_MS : STALL_MS;
+      let lastProgress = -1;
       let lastChange = performance.now();
+      const stagesLine = (): string => (stages.traces ? `, ${mcHandled}/${sent.get(topics.mcBlocks) ?? 0} masterchain blocks traced, ${tracesHandled}/${sent.get(topics.traces) ?? 0} traces classified` : '');
       const progress = setInterval(() => {
-        say(`  ${mode}: ${stored}/${expected} transactions stored`);
-        if (stored !== lastStored) {
-          lastStored = stored;
+        say(`  ${label}: ${stored}/${expected} transactions stored${stagesLine()}`);
+        const now = stored + mcHandled + tracesHandled;
+        if (now !== lastProgress) {
+          lastProgress = now;
           lastChange = performance.now();
-        } else if (performance.now() - lastChange > STALL_MS) {
-          failStall(new Error(`${mode}: no progress for ${STALL_MS / 1000} s at ${stored}/${expected} transactions stored (see the source's and stage's warnings above)`));
+        } else if (performance.now() - lastChange > stallMs) {
+          failStall(new Error(`${label}: no progress for ${stallMs / 1000} s at ${stored}/${expected} transactions stored${stagesLine()} (see the warnings above)`));
         }
       }, 5000);
-      const follower = follow({
-        source,
-        producer: timed,
-        topic: topics.rawBlocks,
-        mcTopic: topics.mcBlocks,
-        checkpoints,
-        saveAfterPublish: config.mode === 'distributed',
-        signal: ac.signal,
-      });
       try {
         await Promise.race([
           done,
           stalled,
-          stage.then(() => Promise.reject(new Error('decode stage stopped before the corpus was stored'))),
+          ...stageLoops.map((l) => l.then(() => Promise.reject(new Error(`${label}: a stage stopped before the corpus was handled`)))),
           follower.then(() => done),
         ]);
       } catch (e) {
-        // Stop the follower and the stage so that the process can exit with the error.
+        // Stop the follower and the stages so that the process can exit with the error.
         ac.abort();
-        await consumer.stop().catch(() => {});
-        await Promise.allSettled([follower, stage]);
+        await closeAll();
+        await Promise.allSettled([follower, ...stageLoops]);
         throw e;
       } finally {
         clearInterval(progress);
       }
       await follower;
-      await consumer.stop();
-      await stage;
-      await source.close();
+      await closeAll();
+      await Promise.all(stageLoops);
 
       const seconds = (lastAck - firstPublish) / 1000;
       const txPerS = Math.round(expected / seconds);
       const cpuPerTx = cpu ? (cpu.user + cpu.system) / expected : 0;
-      say(`${mode}: ${expected} transactions in ${seconds.toFixed(2)} s = ${txPerS} tx/s (${cpuPerTx.toFixed(0)} µs CPU/tx, load ${loadBefore.toFixed(1)})`);
+      say(`${label}: ${expected} transactions in ${seconds.toFixed(2)} s = ${txPerS} tx/s (${cpuPerTx.toFixed(0)} µs CPU/tx, load ${loadBefore.toFixed(1)})`);
       const [final] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL');
-      const tables = await tableSizes(store);
+      const stagesResult = stages.traces
+        ? await stagesOf(store, { mc_blocks: sent.get(topics.mcBlocks) ?? 0, traces_published: sent.get(topics.traces) ?? 0, dead_lettered: deadLettered, decode_seconds: round((decodedAt - firstPublish) / 1000, 2) })
+        : undefined;
+      if (stagesResult) {
+        say(`  ${stagesResult.traces} traces (${stagesResult.traces_complete} complete, ${stagesResult.traces_pending} pending), ${stagesResult.actions} actions; decode done at ${stagesResult.decode_seconds} s`);
+      }
+      const tables = await tableSizes(store, stages.traces ? [...TX_TABLES, ...STAGE_TABLES] : TX_TABLES);
       const bytes = tables.reduce((n, t) => n + t.bytes_on_disk, 0);
       return {
         mode,
@@ -337,7 +480,7 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
         blocks,
         seconds: round(seconds, 2),
         tx_per_s: txPerS,
-        target_tx_per_s: mode === 'embedded' ? EMBEDDED_TARGET : KAFKA_TARGET,
+        target_tx_per_s: stages.traces ? TRACES_TARGET : mode === 'embedded' ? EMBEDDED_TARGET : KAFKA_TARGET,
         cpu_us_per_tx: round(cpuPerTx, 1),
         index_seconds: round(indexSeconds, 1),
         stored_final: Number(final?.n ?? 0),
@@ -345,9 +488,11 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
         tables,
         peak_rss_mb: Math.round(peakRss / 2 ** 20),
         load_before: round(loadBefore, 1),
+        ...(stagesResult ? { stages: stagesResult } : {}),
       };
     } finally {
       ac.abort();
+      await closeAll();
       await bus.close();
     }
   } finally {
@@ -357,18 +502,33 @@ async function runPipeline(mode: 'embedded' | 'kafka', config: TonflowConfig, ex
   }
 }
 
+/** What the trace and action stages stored, read back (FINAL) after the run. */
+async function stagesOf(store: Store, counted: Pick<StagesResult, 'mc_blocks' | 'traces_published' | 'dead_lettered' | 'decode_seconds'>): Promise<StagesResult> {
+  const states = await store.query<{ state: string; n: string }>('SELECT toString(state) AS state, count() AS n FROM traces FINAL GROUP BY state');
+  const count = async (sql: string): Promise<number> => Number((await store.query<{ n: string }>(sql))[0]?.n ?? 0);
+  const of = (state: string): number => Number(states.find((r) => r.state === state)?.n ?? 0);
+  return {
+    ...counted,
+    traces: states.reduce((n, r) => n + Number(r.n), 0),
+    traces_complete: of('complete'),
+    traces_pending: of('pending'),
+    traced_transactions: await count('SELECT count() AS n FROM trace_transactions FINAL'),
+    actions: await count('SELECT count() AS n FROM actions FINAL'),
+  };
+}
+
 /**
  * Active parts of the decode stage's tables once everything is merged (OPTIMIZE … FINAL), then its key → value
  * tables, which have no parts (bench/store-size.ts).
  */
-async function tableSizes(store: Store): Promise<TableSize[]> {
-  for (const t of TX_TABLES) await store.command(`OPTIMIZE TABLE ${t} FINAL`);
+async function tableSizes(store: Store, merged: readonly string[]): Promise<TableSize[]> {
+  for (const t of merged) await store.command(`OPTIMIZE TABLE ${t} FINAL`);
   const rows = await store.query<{ table: string; rows: string; bytes: string }>(
     `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts
      WHERE database = {db:String} AND active AND table IN {tables:Array(String)} GROUP BY table`,
-    { db: store.database, tables: [...TX_TABLES] },
+    { db: store.database, tables: [...merged] },
   );
-  const parts = TX_TABLES.map((table) => {
+  const parts = merged.map((table) => {
     const r = rows.find((x) => x.table === table);
     return { table, rows: Number(r?.rows ?? 0), bytes_on_disk: Number(r?.bytes ?? 0) };
   });
@@ -386,10 +546,10 @@ const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
-/** The embedded pipeline without the point tables: an option, so no target of its own; compared with the default's run. */
-function tablesOnlyRow(t: IngestRunResult, e: IngestRunResult): string {
+/** A run with no target of its own (an option, a baseline): its ratio to the run it is compared with. */
+function comparedRow(label: string, t: IngestRunResult, against: IngestRunResult, what: string, targetCell: string): string {
   const rounds = t.rounds_tx_per_s ? ` (median; rounds ${t.rounds_tx_per_s.join(', ')})` : '';
-  return `| embedded with \`TONFLOW_STORE_POINT_READS=false\` (MergeTree tables only) | **${t.tx_per_s}**${rounds} | — (option) | ${(t.tx_per_s / e.tx_per_s).toFixed(2)}× the default's | ${t.seconds} | ${t.cpu_us_per_tx} | ${t.index_seconds} | ${t.peak_rss_mb} MiB | ${t.load_before} |`;
+  return `| ${label} | **${t.tx_per_s}**${rounds} | ${targetCell} | ${(t.tx_per_s / against.tx_per_s).toFixed(2)}× ${what} | ${t.seconds} | ${t.cpu_us_per_tx} | ${t.index_seconds} | ${t.peak_rss_mb} MiB | ${t.load_before} |`;
 }
 
 function runRow(label: string, r: IngestRunResult): string {
@@ -415,7 +575,22 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
     transaction_documents: 'distinct per copy (key → value, RocksDB files)',
     transaction_hash_points: 'distinct per copy (key → value, RocksDB files)',
     message_side_points: 'distinct per copy (key → value, RocksDB files; filled from messages by a materialized view, 0015)',
+    cells: "the cell store (0025): whole cells of the touched accounts' states, once per hash (key → value, RocksDB files); the copies' states are the originals', so mostly shared",
   };
+  const cells = e.tables.find((t) => t.table === 'cells');
+  const realCells = r.real.tables.find((t) => t.table === 'cells');
+  const cellsLine = cells
+    ? `The cell store (0025 \`cells\`) is on in the default pipeline: the decode stage writes it (${(cells.bytes_on_disk / e.transactions).toFixed(1)} bytes per corpus transaction on disk, ${realCells ? (realCells.bytes_on_disk / r.real.transactions).toFixed(1) : '—'} per real fixture transaction; in the table list below), so the embedded row is issue 30's "ingest with the cell store on".`
+    : 'The cell store (0025 `cells`) stayed empty in the default pipeline: the embedded row does NOT measure ingest with the cell store on.';
+  const t = r.embedded_traces;
+  const st = t.stages;
+  const dd = r.devnet_decode;
+  const dc = r.devnet_corpus;
+  const targets = [
+    `- embedded, default configuration (cell store and point tables on) ≥ ${EMBEDDED_TARGET} tx/s (issue 30): ${e.tx_per_s} tx/s, **${met(e.tx_per_s >= EMBEDDED_TARGET && cells !== undefined)}**`,
+    `- embedded with the trace and action stages ≥ ${TRACES_TARGET} tx/s (issue 29): ${t.tx_per_s} tx/s, **${met(t.tx_per_s >= TRACES_TARGET)}**`,
+    `- Kafka ≥ ${KAFKA_TARGET} tx/s: ${k ? `${k.tx_per_s} tx/s, **${met(k.tx_per_s >= KAFKA_TARGET)}**` : '**not run** (no broker)'}`,
+  ].join('\n');
   const tableRows = e.tables
     .map((t) => {
       const real = r.real.tables.find((x) => x.table === t.table);
@@ -423,29 +598,39 @@ function report(r: IngestBenchResult, opts: IngestBenchOptions): string {
       return `| ${t.table} | ${t.rows} | ${t.bytes_on_disk} | ${(t.bytes_on_disk / e.transactions).toFixed(1)} | ${note[t.table] ?? 'shared by the copies: the originals\' rows'} | ${real?.rows ?? 0} | ${realPerTx} |`;
     })
     .join('\n');
-  return `## ingest — files → bus → decode stage → ClickHouse, end to end
+  return `## ingest — files → bus → decode (and trace, action) stages → ClickHouse, end to end
 
 Command: \`${opts.command}\`
 Machine: ${machineLine()}
 ${speedLine(r.speed.before, r.speed.after)}
 Date: ${new Date().toISOString()}
 Corpus: ${r.corpus.transactions} distinct real-format transactions in ${r.corpus.files} block BOCs (${mib(r.corpus.bytes)} MiB), written by \`bench/corpus.ts\` from the fixture shard blocks (each copy with its seqno, every transaction lt and every internal and external-out message created_lt rewritten, and 64 bits of every external-in message's body after its opcode, so new transaction and message hashes and (account, lt) keys; account states and the other bodies are the originals').
-Pipeline: the parts \`tonflow start\` wires (files source, follower, bus, \`runDecodeStage\`, \`createStoreWriter\`), ClickHouse in-process (chdb); Kafka: ${k ? `a broker at ${opts.kafkaBrokers!.join(',')} (${opts.kafkaOrigin}), follower and decode stage in this process` : 'not run'}.
+Pipeline: composed by \`startPipeline\` (services/start/pipeline.ts) as \`tonflow start\` composes it (files source, follower, bus, decode stage; the trace and action stages where the row says so), ClickHouse in-process (chdb); Kafka: ${k ? `a broker at ${opts.kafkaBrokers!.join(',')} (${opts.kafkaOrigin}), follower and decode stage in this process` : 'not run'}.
 Clock: from the follower's first publish to the store's acknowledgement of the write holding the last transaction. Not in it: indexing the corpus directory (the files source reads and hashes every block before the first publish; a liteserver hands the hashes over), and the final OPTIMIZE.
-Rounds: ${e.rounds_tx_per_s ? `${e.rounds_tx_per_s.length} replays of the corpus per pipeline${k ? ', embedded and Kafka alternating' : ''}, each into a fresh database${k ? ' and fresh topics' : ''}; each row is the median round (its tx/s, CPU, memory and bytes), and lists every round's tx/s in run order. The host's speed moves within minutes, so the spread of the rounds is part of the result` : 'one replay of the corpus per pipeline'}.
+Trace and action stages: the corpus has no masterchain blocks, so no masterchain-block messages for the trace stage; those two rows replay a devnet export instead (\`exportDevnet\`, fixed seed: ${dc.transactions} transactions on the real TVM in ${dc.blocks} blocks, ${dc.mc_blocks} of them masterchain blocks each committing a basechain block, traces across blocks and shards; built in ${dc.build_seconds} s, ${mib(dc.bytes)} MiB). Their clock ends when the trace stage has handled every masterchain-block message the follower published and the action stage every trace the trace stage published; traces still waiting for a transaction outside the export are never published and do not hold it.
+Rounds: ${e.rounds_tx_per_s ? `${e.rounds_tx_per_s.length} replays of each corpus per pipeline, the pipelines alternating${k ? ' (Kafka last)' : ''}, each into a fresh database${k ? ' and fresh topics' : ''}; each row is the median round (its tx/s, CPU, memory and bytes), and lists every round's tx/s in run order. The host's speed moves within minutes, so the spread of the rounds is part of the result` : 'one replay of the corpus per pipeline'}.
 
 | pipeline | tx/s | target | ratio | seconds | CPU µs/tx (this process) | index s | peak RSS | load avg at start |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
-${runRow('embedded: in-process bus, chdb (default configuration: point tables on)', e)}
-${tablesOnlyRow(r.embedded_tables_only, e)}
+${runRow('embedded: in-process bus, chdb (default configuration: point tables and cell store on)', e)}
+${comparedRow('embedded with `TONFLOW_STORE_POINT_READS=false` (MergeTree tables only)', r.embedded_tables_only, e, "the default's", '— (option)')}
+${comparedRow('devnet export, embedded, decode stage only (the baseline of the next row)', dd, e, "the default's on the corpus", '— (baseline)')}
+${runRow('devnet export, embedded with the trace and action stages (`tonflow start`)', t)}
 ${k ? runRow('Kafka: broker + kafkajs, chdb (default configuration)', k) : `| Kafka | not run: ${(r.kafka as { skipped: string }).skipped} | ${KAFKA_TARGET} | — | — | — | — | — | — |`}
 
-What the point tables (0008/0009) cost (rounds alternate the default and the option, so both see the same host): ${e.cpu_us_per_tx} against ${r.embedded_tables_only.cpu_us_per_tx} CPU µs per transaction without them, and on disk ${e.tables
-  .filter((t) => POINT_TABLES.has(t.table))
+Targets:
+${targets}
+
+${cellsLine}
+
+What the trace and action stages stored (the median round): ${st ? `${st.traces} traces (${st.traces_complete} complete, ${st.traces_pending} pending at the end of the export), ${st.traced_transactions} transactions with a trace, ${st.actions} actions; ${st.mc_blocks} masterchain-block messages traced, ${st.traces_published} completed traces published and classified, ${st.dead_lettered} dead-lettered. The decode stage had stored the last transaction at ${st.decode_seconds} s of the ${t.seconds} s; against the decode stage alone on the same export: ${(t.tx_per_s / dd.tx_per_s).toFixed(2)}× its tx/s, ${t.cpu_us_per_tx} against ${dd.cpu_us_per_tx} CPU µs per transaction, ${t.bytes_per_tx} against ${dd.bytes_per_tx} bytes per transaction on disk (the trace tables and \`actions\` included).` : 'not measured.'}
+
+What the point tables (0008/0009) cost (rounds alternate the default and the option, so both see the same host; the option still writes the cell store): ${e.cpu_us_per_tx} against ${r.embedded_tables_only.cpu_us_per_tx} CPU µs per transaction without them, and on disk ${e.tables
+  .filter((t) => POINT_TABLES.has(t.table) && t.table !== 'cells')
   .map((t) => `${t.table} ${(t.bytes_on_disk / e.transactions).toFixed(0)}`)
   .join(' + ')} of the ${e.bytes_per_tx} bytes per corpus transaction below (RocksDB files after a compaction). What they buy: the api section.
 
-Transactions a FINAL read found after each run (the fewest of the rounds): ${e.stored_final} of ${e.transactions} embedded${k ? `, ${k.stored_final} of ${k.transactions} through Kafka` : ''}.
+Transactions a FINAL read found after each run (the fewest of the rounds): ${e.stored_final} of ${e.transactions} embedded${k ? `, ${k.stored_final} of ${k.transactions} through Kafka` : ''}, ${t.stored_final} of ${t.transactions} of the devnet export with the trace and action stages.
 The machine has ${os.cpus().length} cores for everything: the decode worker thread (decode, rows, rows → TabSeparated bytes), the stage's own thread (bus, inserts), ClickHouse's insert and merge threads${k ? ', the Kafka client, and the broker (its CPU is not in the column)' : ''}; a load average above ${os.cpus().length} at the start means other processes were competing for them.
 
 Bytes on disk after OPTIMIZE FINAL (\`system.parts\` for the MergeTree tables, the RocksDB files of the key → value tables after a compaction; every table the decode stage writes): **${e.bytes_per_tx} bytes per transaction** for the corpus, **${r.real.bytes_per_tx} bytes per transaction** for the ${r.real.blocks} real fixture blocks (${r.real.transactions} transactions) through the same embedded pipeline.

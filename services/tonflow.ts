@@ -32,7 +32,7 @@ commands:
   bench ...                     benchmarks, from a source checkout after \`npm run build:bench\` (or \`npm run bench -- ...\`):
   bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
-  bench ingest [--json] [--transactions N] [--rounds N] [--kafka host:port]
+  bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port]
                                 files → bus → decode → ClickHouse end to end, embedded and through Kafka
                                 (KAFKA_BROKERS or --kafka); writes bench/RESULTS.md
   bench api [--json] [--transactions N] [--rate R] [--seconds S]

@@ -1,5 +1,4 @@
 import type { Bus } from '../../shared/bus/bus.js';
-import { deadLetter } from '../../shared/bus/dead-letter.js';
 import { configFlags, gatewayConfigSchema, loadConfig, opsHost, parseFlags, redactConfig, tonflowConfigSchema } from '../../shared/runtime/config.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createMetrics } from '../../shared/runtime/metrics.js';
@@ -9,15 +8,7 @@ import { migrate } from '../../shared/store/migrate.js';
 import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
 import { awaitSchema, openBus, openSource, openStore, sourceName } from '../common/wiring.js';
 import { createStoreCheckpoints } from '../follower/checkpoints.js';
-import { follow } from '../follower/follow.js';
-import { runStateFill } from '../follower/fill-states.js';
-import { mcBlockSeqno } from '../../shared/contracts/mc-block.js';
-import { rawBlockMcSeqno } from '../../shared/contracts/raw-block.js';
-import { runDecodeStage } from '../indexer/decode.js';
-import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
-import { runActionStage } from '../actions/stage.js';
-import { blockToRows } from '../indexer/to-rows.js';
-import { createStoreWriter, tableSchema } from '../indexer/sink.js';
+import { startPipeline } from './pipeline.js';
 import { type ProgressSample, apiUrlOf, consoleLogLevel, createProgressConsole, resolveLogFormat } from './console.js';
 import { isGatewayConfig, startGateway } from '../gateway/main.js';
 
@@ -86,147 +77,30 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     if (progress) progress.apiUrl = apiUrlOf(config.host, gateway.port);
   }
 
-  const loops: Array<Promise<void>> = [];
-  // Embedded mode keeps no message across a restart, so the follower's checkpoint may only pass a masterchain block
-  // once every stage of the process is done with it: the decode stage saves it, after the trace stage stored that
-  // block's traces (which it does only after the decode stage stored the block: no wait in a circle).
-  let traceGate: ProgressGate | undefined;
-  if (runTraces) {
-    const initial = await loadProgress(store).catch(() => null);
-    traceGate = createProgressGate(initial);
-    shutdown.add('trace gate', async () => traceGate?.close());
-    const mcBlocks = metrics.counter({ name: 'traced_mc_blocks', unit: 'total', help: 'Masterchain blocks whose traces are assembled and stored' });
-    const txs = metrics.counter({ name: 'traced_transactions', unit: 'total', help: 'Transactions assigned to traces' });
-    const dlq = metrics.counter({ name: 'dead_lettered_mc_blocks', unit: 'total', help: 'Masterchain-block messages sent to the dead-letter topic' });
-    const done = metrics.gauge({ name: 'trace_progress', unit: 'mc_seqno', help: 'Last masterchain block whose traces are stored and published' });
-    if (initial !== null) done.set(initial);
-    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.traces`, topics: [topics.mcBlocks] });
-    const log = logger.child({ module: 'traces' });
-    const gate = traceGate;
-    loops.push(
-      runTraceStage({
-        consumer,
-        store,
-        producer,
-        tracesTopic: topics.traces,
-        logger: log,
-        deadLetter: async (msg, error) => {
-          log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'masterchain block message dead-lettered');
-          await deadLetter(producer, topics.mcBlocksDlq, msg, error);
-          // Nothing more will come of that block: the follower's checkpoint must not wait for it.
-          const mc = mcBlockSeqno(msg);
-          if (mc !== null) gate.reached(mc);
-        },
-        counters: { messages: mcBlocks, items: txs, deadLettered: dlq },
-        onProgress: (mc) => {
-          gate.reached(mc);
-          done.set(mc);
-        },
-        onBatch: (b) => log.debug(b, 'traces stored'),
-      }),
-    );
-    shutdown.add('trace stage', () => consumer.stop());
-  }
-  if (runActions) {
-    const traces = metrics.counter({ name: 'classified_traces', unit: 'total', help: 'Traces classified into actions' });
-    const actions = metrics.counter({ name: 'classified_actions', unit: 'total', help: 'Actions stored and published' });
-    const dlq = metrics.counter({ name: 'dead_lettered_traces', unit: 'total', help: 'Trace messages sent to the dead-letter topic' });
-    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.actions`, topics: [topics.traces] });
-    const log = logger.child({ module: 'actions' });
-    loops.push(
-      runActionStage({
-        consumer,
-        store,
-        producer,
-        actionsTopic: topics.actions,
-        logger: log,
-        deadLetter: async (msg, error) => {
-          log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'trace message dead-lettered');
-          await deadLetter(producer, topics.tracesDlq, msg, error);
-        },
-        counters: { messages: traces, items: actions, deadLettered: dlq },
-        onBatch: (b) => log.debug(b, 'actions stored'),
-      }),
-    );
-    shutdown.add('action stage', () => consumer.stop());
-  }
-  if (runIndexer) {
-    const blocks = metrics.counter({ name: 'decoded_blocks', unit: 'total', help: 'Blocks decoded and stored' });
-    const txs = metrics.counter({ name: 'decoded_transactions', unit: 'total', help: 'Transactions decoded and stored' });
-    const dlq = metrics.counter({ name: 'dead_lettered_blocks', unit: 'total', help: 'Blocks sent to the dead-letter topic' });
-    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.decode`, topics: [topics.rawBlocks] });
-    const log = logger.child({ module: 'decode' });
-    loops.push(
-      runDecodeStage({
-        consumer,
-        toRows: blockToRows,
-        points: config.storePointReads,
-        write: createStoreWriter({ store, logger: log }),
-        // A store that cannot answer now only costs speed: without the schema the workers hand over row objects.
-        schema: await tableSchema(store).catch((err: unknown) => {
-          log.warn({ err }, 'table schema unavailable; decode workers will not pre-encode rows');
-          return undefined;
-        }),
-        flushRows: config.batchMaxRows,
-        deadLetter: async (msg, error) => {
-          log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'block dead-lettered');
-          await deadLetter(producer, topics.rawBlocksDlq, msg, error);
-        },
-        ...(config.mode === 'embedded'
-          ? {
-              checkpoints: {
-                save: async (checkpoint, from) => {
-                  const mc = rawBlockMcSeqno(from);
-                  if (traceGate && mc !== null) await traceGate.wait(mc, shutdown.signal);
-                  await checkpoints.save(checkpoint);
-                },
-              },
-            }
-          : {}),
-        counters: { messages: blocks, items: txs, deadLettered: dlq },
-        onBatch: (b) => {
-          totals.blocks += b.blocks;
-          totals.transactions += b.transactions;
-          if (b.mcSeqno !== null && (totals.storedMcSeqno === null || b.mcSeqno > totals.storedMcSeqno)) totals.storedMcSeqno = b.mcSeqno;
-          log.debug(b, 'batch stored');
-        },
-      }),
-    );
-    // Stop intake first (closed after the follower, before the bus): the running batch finishes and commits.
-    shutdown.add('decode stage', () => consumer.stop());
-  }
-  if (source) {
-    // Closed before the decode stage (closers run in reverse): the follower stops first.
-    shutdown.add('source', () => source.close());
-    const published = metrics.counter({ name: 'published_blocks', unit: 'total', help: 'Raw blocks published to the bus' });
-    const rejected = metrics.counter({ name: 'rejected_blocks', unit: 'total', help: 'Blocks that failed verification, sent to the dead-letter topic' });
-    const log = logger.child({ module: 'follower' });
-    loops.push(
-      follow({
-        source,
-        producer,
-        topic: topics.rawBlocks,
-        mcTopic: topics.mcBlocks,
-        dlqTopic: topics.rawBlocksDlq,
-        checkpoints,
-        saveAfterPublish: config.mode === 'distributed',
-        signal: shutdown.signal,
-        onGroup: (g) => {
-          published.inc(g.blocks);
-          if (g.mcSeqno !== null && (totals.headMcSeqno === null || g.mcSeqno > totals.headMcSeqno)) totals.headMcSeqno = g.mcSeqno;
-          rejected.inc(g.rejected);
-          log.debug(g, 'group published');
-        },
-      }).then(() => {
-        if (!shutdown.signal.aborted) log.info({}, 'source has no more blocks; serving what is stored');
-      }),
-    );
-    if (source.accountStatesAt) {
-      // Code and data no block carried whole, fetched from the source once (services/follower/fill-states.ts).
-      const accountStatesAt = source.accountStatesAt.bind(source);
-      loops.push(runStateFill({ store, source: { accountStatesAt }, producer, topic: topics.rawBlocks, logger: logger.child({ module: 'state-fill' }), signal: shutdown.signal }));
-    }
-  }
+  const loops = await startPipeline({
+    config,
+    roles: { follower: runFollower, decode: runIndexer, traces: runTraces, actions: runActions },
+    store,
+    bus,
+    producer,
+    topics,
+    checkpoints,
+    ...(source ? { source } : {}),
+    logger,
+    metrics,
+    signal: shutdown.signal,
+    onClose: (name, closer) => shutdown.add(name, closer),
+    hooks: {
+      onGroup: (g) => {
+        if (g.mcSeqno !== null && (totals.headMcSeqno === null || g.mcSeqno > totals.headMcSeqno)) totals.headMcSeqno = g.mcSeqno;
+      },
+      onDecodeBatch: (b) => {
+        totals.blocks += b.blocks;
+        totals.transactions += b.transactions;
+        if (b.mcSeqno !== null && (totals.storedMcSeqno === null || b.mcSeqno > totals.storedMcSeqno)) totals.storedMcSeqno = b.mcSeqno;
+      },
+    },
+  });
   ready = true;
   logger.info({ opsPort: config.opsPort }, 'running');
   if (progress) {
@@ -235,6 +109,6 @@ export async function main(role: Role, argv: string[], env: NodeJS.ProcessEnv): 
     shutdown.add('console', async () => progress.stop());
   }
   // A loop that fails ends the process through the shutdown (exit code by its error's retryable flag).
-  for (const loop of loops) loop.catch((e: unknown) => void shutdown.run(e instanceof Error ? e : new Error(String(e))));
+  for (const loop of Object.values(loops)) loop.catch((e: unknown) => void shutdown.run(e instanceof Error ? e : new Error(String(e))));
   return shutdown.done;
 }

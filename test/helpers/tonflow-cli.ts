@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { repoRoot } from './fixtures.js';
 import { withAdmin } from './kafka.js';
+
+// The child-process basics are test/helpers/child.ts's; re-exported so a CLI test imports one module.
+export { exited, freePort, metric } from './child.js';
 
 /**
  * Running the built `tonflow` CLI (dist/) as child processes, as an operator runs the distributed services: spawn a
@@ -21,18 +23,6 @@ export function ensureBuilt(): void {
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
-/** A loopback port nothing listens on (for a child's --ops-port or --port). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
 /** A child running the CLI, with what it wrote to stderr so far (for failure messages). */
 export interface TonflowChild {
   child: ChildProcess;
@@ -45,23 +35,6 @@ export function spawnTonflow(args: readonly string[], env: NodeJS.ProcessEnv): T
   const stderr: string[] = [];
   child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
   return { child, stderr };
-}
-
-/** The value of the metric `name` on a child's ops port: 0 when not exported yet, null when the port does not answer. */
-export async function metric(port: number, name: string): Promise<number | null> {
-  try {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
-    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return null;
-  }
-}
-
-/** Resolves with the child's exit code and signal (at once if it has exited). */
-export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 /** Whether consumer group `groupId` has committed every partition of `topic` up to its end (the broker's own view). */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,29 +5,19 @@ import type { FastifyInstance } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../services/gateway/app.js';
-import { openBus, openSource, openStore, sourceName } from '../../services/common/wiring.js';
-import { createStoreCheckpoints } from '../../services/follower/checkpoints.js';
-import { follow } from '../../services/follower/follow.js';
-import { runDecodeStage } from '../../services/indexer/decode.js';
-import { createStoreWriter } from '../../services/indexer/sink.js';
-import { blockToRows } from '../../services/indexer/to-rows.js';
-import { runTraceStage } from '../../services/traces/stage.js';
-import { deadLetter } from '../../shared/bus/dead-letter.js';
-import { topicNames, topicSpecs } from '../../shared/contracts/topics.js';
-import { loadConfig, tonflowConfigSchema } from '../../shared/runtime/config.js';
 import { createMetrics } from '../../shared/runtime/metrics.js';
 import { exportDevnet } from '../../shared/sources/devnet/export.js';
-import { migrate } from '../../shared/store/migrate.js';
 import type { Store } from '../../shared/store/store.js';
 import { waitFor } from '../helpers/bus-contract.js';
 import { describeFixtures, fixturesDir, repoRoot } from '../helpers/fixtures.js';
 import { get, silentLogger } from '../helpers/gateway.js';
+import { openEmbedded } from '../helpers/pipeline.js';
 import { type ExpectedTraces, expectedTraces } from '../helpers/traces.js';
 
 /*
  * /api/v3/traces and the transactions' trace_id on real components: a devnet run on the real TVM (traces across
  * blocks and shards) and the real fixture blocks, each through follower → in-process bus → decode stage and trace
- * stage → chdb as `tonflow start` composes them, then the gateway on that store. Values are checked against the
+ * stage → chdb as `tonflow start` composes them (test/helpers/pipeline.ts), then the gateway on that store. Values are checked against the
  * traces a graph walk over the decoded blocks finds (test/helpers/traces.ts) and the transactions' own hashes and
  * lts; shapes against TON Center's recorded /api/v3/traces answer (fixtures/api-responses, testnet).
  */
@@ -39,68 +28,22 @@ let app: FastifyInstance;
 let want: ExpectedTraces;
 const api = (url: string) => get(app, url);
 
-/** Runs the pipeline over `dir` into `store` until the trace stage has stored every masterchain block. */
+/** Runs the pipeline over `dir` into a store of its own until the trace stage has stored every masterchain block. */
 async function runPipeline(dir: string, expected: ExpectedTraces): Promise<Store> {
-  const config = loadConfig(tonflowConfigSchema, {
-    env: {
-      TONFLOW_MODE: 'embedded',
-      TONFLOW_SOURCE: `files:${dir}`,
-      TONFLOW_DATA: path.join(work, 'data'),
-      TONFLOW_CLICKHOUSE_DATABASE: `gw_traces_${process.pid}_${randomBytes(3).toString('hex')}`,
-      TONFLOW_TOPIC_PREFIX: `tonflow-gw-traces-${randomBytes(3).toString('hex')}`,
-    },
-  });
-  const logger = silentLogger();
-  const s = await openStore(config, logger);
-  const bus = openBus(config, logger, 'gw-traces-test');
-  const ac = new AbortController();
+  const p = await openEmbedded({ dir, dataDir: path.join(work, 'data'), name: 'gw_traces', logger: silentLogger() });
+  let ok = false;
   try {
-    await migrate(s);
-    await bus.ensureTopics(topicSpecs(config));
-    const topics = topicNames(config);
-    const producer = await bus.producer();
-    const checkpoints = createStoreCheckpoints(s, sourceName(config), { signal: ac.signal, logger });
-    let progress = -1;
-    const poison: unknown[] = [];
-    const traceConsumer = bus.consumer({ groupId: `${config.topicPrefix}.traces`, topics: [topics.mcBlocks] });
-    const traces = runTraceStage({
-      consumer: traceConsumer,
-      store: s,
-      producer,
-      tracesTopic: topics.traces,
-      logger,
-      deadLetter: async (msg, error) => {
-        poison.push(error);
-        await deadLetter(producer, topics.mcBlocksDlq, msg, error);
-      },
-      onProgress: (mc) => {
-        progress = Math.max(progress, mc);
-      },
-    });
-    traces.catch(() => {});
-    const decodeConsumer = bus.consumer({ groupId: `${config.topicPrefix}.decode`, topics: [topics.rawBlocks] });
-    const decode = runDecodeStage({
-      consumer: decodeConsumer,
-      toRows: blockToRows,
-      write: createStoreWriter({ store: s, logger }),
-      deadLetter: (msg, error) => deadLetter(producer, topics.rawBlocksDlq, msg, error),
-      checkpoints: { save: (cp) => checkpoints.save(cp) },
-    });
-    decode.catch(() => {});
-    const source = await openSource(config, logger, ac.signal);
-    await follow({ source, producer, topic: topics.rawBlocks, mcTopic: topics.mcBlocks, checkpoints, saveAfterPublish: false, signal: ac.signal });
-    await source.close();
+    const run = await p.start({ traces: true, actions: false });
     const last = Math.max(...expected.mcSeqnos);
-    await waitFor(() => progress >= last || poison.length > 0, 180_000, `traces of masterchain block ${last} stored`);
-    expect(poison).toEqual([]);
-    await decodeConsumer.stop();
-    await traceConsumer.stop();
-    await Promise.all([decode, traces]);
+    await waitFor(() => run.traced >= last || run.poison.length > 0, 180_000, `traces of masterchain block ${last} stored`);
+    expect(run.poison).toEqual([]);
+    await run.stop();
+    ok = true;
   } finally {
-    ac.abort();
-    await bus.close();
+    // The store stays open for the gateway (afterAll drops it), unless the run failed.
+    await p.close({ keepStore: ok });
   }
-  return s;
+  return p.store;
 }
 
 function gateway(s: Store, pointReads = false): Promise<FastifyInstance> {

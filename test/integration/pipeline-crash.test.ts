@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -27,6 +26,7 @@ import { waitFor } from '../helpers/bus-contract.js';
 import { describeFixtures, fixturesDir, repoRoot } from '../helpers/fixtures.js';
 import { createTestKafkaBus, createTestLogger, describeKafka, startPrivateBroker, withAdmin, type PrivateBroker } from '../helpers/kafka.js';
 import { patience } from '../helpers/patience.js';
+import { exited, freePort, metric } from '../helpers/child.js';
 
 /*
  * Crash safety of the decode stage on real Kafka and chdb:
@@ -138,33 +138,6 @@ async function expectCorpusExactlyOnce(store: Store, label: string): Promise<voi
   expect(c!.blocks).toBe(String(corpusBlocks));
   const hashes = (await store.query<{ hash: string }>('SELECT hash FROM transactions FINAL ORDER BY hash')).map((r) => r.hash);
   expect(hashes).toEqual(expectedHashes);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** The value of a counter on the child's /metrics, or null while the ops server is not up. */
-async function metric(port: number, name: string): Promise<number | null> {
-  try {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
-    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return null;
-  }
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {

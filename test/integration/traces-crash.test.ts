@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -22,8 +22,9 @@ import type { Store } from '../../shared/store/store.js';
 import { collect, waitFor } from '../helpers/bus-contract.js';
 import { describeClickHouse } from '../helpers/clickhouse.js';
 import { repoRoot } from '../helpers/fixtures.js';
+import { exited, freePort, metric, reap, spawnNode, untilThenStop } from '../helpers/child.js';
 import { describeKafka } from '../helpers/kafka.js';
-import { CLI, caughtUp, ensureBuilt, exited, freePort, metric } from '../helpers/tonflow-cli.js';
+import { CLI, caughtUp, ensureBuilt } from '../helpers/tonflow-cli.js';
 import { type ExpectedTraces, expectStoredTraces, expectedTraces } from '../helpers/traces.js';
 
 /*
@@ -145,11 +146,7 @@ describeKafka('trace stage crash safety (real Kafka)', (brokers) => {
         const port = await freePort();
         const args = [CLI, 'traces', '--mode', 'distributed', '--kafka-brokers', brokers.join(','), '--clickhouse', url, '--ops-port', String(port)];
         const stderr: string[] = [];
-        const start = (): ChildProcess => {
-          const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-          child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
-          return child;
-        };
+        const start = (): ChildProcess => spawnNode(args, env, stderr);
         let child = start();
         try {
           const atKill = await killMidway(child, port, 'ton_traces_trace_progress_mc_seqno', stderr);
@@ -158,17 +155,9 @@ describeKafka('trace stage crash safety (real Kafka)', (brokers) => {
           expect(Number(p?.p ?? 0)).toBeLessThan(Math.max(...want.mcSeqnos));
           child = start();
           const group = `${config.topicPrefix}.traces`;
-          const until = Date.now() + 120_000;
-          while (!(await caughtUp(brokers, group, topicNames(config).mcBlocks))) {
-            if (child.exitCode !== null) throw new Error(`restarted trace stage exited (${child.exitCode}):\n${stderr.join('')}`);
-            if (Date.now() > until) throw new Error(`restarted trace stage did not catch up within 120 s:\n${stderr.join('')}`);
-            await new Promise((r) => setTimeout(r, 250));
-          }
-          child.kill('SIGTERM');
-          expect(await exited(child)).toEqual({ code: 0, signal: null });
+          await untilThenStop(child, () => caughtUp(brokers, group, topicNames(config).mcBlocks), 120_000, 'restarted trace stage catching up', stderr);
         } finally {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-          await exited(child);
+          await reap(child);
         }
         await expectStoredTraces(store, want);
         await expectTracesOnTopic(config, 'kafka');
@@ -187,11 +176,7 @@ it('`tonflow start` (in-process bus, chdb) killed with SIGKILL mid-trace and res
   const args = [CLI, 'start', '--source', `files:${devnetDir}`, '--data', dataDir, '--port', String(apiPort), '--ops-port', String(port)];
   const env = { ...process.env, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_LOG_FORMAT: 'json' };
   const stderr: string[] = [];
-  const start = (): ChildProcess => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
-    return child;
-  };
+  const start = (): ChildProcess => spawnNode(args, env, stderr);
   const last = Math.max(...want.mcSeqnos);
   expect(want.mcSeqnos.length).toBeGreaterThan(10);
   let child = start();
@@ -207,18 +192,10 @@ it('`tonflow start` (in-process bus, chdb) killed with SIGKILL mid-trace and res
       await between.close();
     }
     child = start();
-    const until = Date.now() + 180_000;
     // Done when the trace stage has stored the last masterchain block (the gauge the stage keeps).
-    while ((await metric(port, 'ton_tonflow_trace_progress_mc_seqno')) !== last) {
-      if (child.exitCode !== null) throw new Error(`restarted tonflow start exited (${child.exitCode}):\n${stderr.join('')}`);
-      if (Date.now() > until) throw new Error(`restarted tonflow start did not trace the last block within 180 s:\n${stderr.join('')}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    child.kill('SIGTERM');
-    expect(await exited(child)).toEqual({ code: 0, signal: null });
+    await untilThenStop(child, async () => (await metric(port, 'ton_tonflow_trace_progress_mc_seqno')) === last, 180_000, 'restarted tonflow start tracing the last block', stderr);
   } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited(child);
+    await reap(child);
   }
   const store = await createStore({ mode: 'embedded', dataDir, database: 'tonflow' });
   try {

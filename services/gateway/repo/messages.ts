@@ -1,4 +1,8 @@
 import type { QueryParams } from '../../../shared/store/store.js';
+import { blocks } from '../../../shared/store/tables/blocks.js';
+import { selectList } from '../../../shared/store/tables/columns.js';
+import { messageHashNorms } from '../../../shared/store/tables/message-hash-norms.js';
+import { MESSAGE_FIELD_COLUMNS, MESSAGE_SIDE_COLUMNS, messages } from '../../../shared/store/tables/messages.js';
 import { type Db, type Req, loadContents, query } from './db.js';
 import { type MessageRecord, type Row, type Sort, messageFromRow } from './records.js';
 
@@ -63,6 +67,12 @@ const SOURCES: Array<{ name: string; key: string; cols: string[]; ordered: boole
   { name: 'by_created_lt', key: 'created_lt', cols: ['created_lt', 'created_at', 'direction'], ordered: true },
 ];
 
+/**
+ * The message's own columns, one value per message (its rows agree on them), prefixed `m_` so that no alias shadows
+ * the column a condition reads.
+ */
+const FIELDS = MESSAGE_FIELD_COLUMNS.map((c) => `any(${c}) AS m_${c}`).join(', ');
+
 export async function findMessages(db: Db, req: Req, f: MsgFilter, page: MsgPage): Promise<MsgResult> {
   const params: QueryParams = { limit: page.limit, offset: page.cursor ? 0 : page.offset };
   const conds: Cond[] = [];
@@ -72,7 +82,7 @@ export async function findMessages(db: Db, req: Req, f: MsgFilter, page: MsgPage
   if (f.msg_hashes && f.msg_hashes.length > 0) {
     params.msg_hashes = f.msg_hashes;
     conds.push({
-      sql: 'msg_hash IN (SELECT arrayJoin({msg_hashes:Array(String)}) UNION ALL SELECT msg_hash FROM message_hash_norms WHERE hash_norm IN {msg_hashes:Array(String)})',
+      sql: `msg_hash IN (SELECT arrayJoin({msg_hashes:Array(String)}) UNION ALL SELECT msg_hash FROM ${messageHashNorms.name} WHERE hash_norm IN {msg_hashes:Array(String)})`,
       cols: ['msg_hash'],
     });
   }
@@ -115,8 +125,8 @@ export async function findMessages(db: Db, req: Req, f: MsgFilter, page: MsgPage
     // README msg.by_created_at: a message's created_at/created_lt are its creating block's, so the utime window
     // is an lt window through `blocks`. External-in messages (created_lt 0) are outside any window: they have
     // no created_at either, so the utime filter excludes them anyway.
-    conds.push({ sql: `created_lt >= (SELECT min(start_lt) FROM blocks WHERE ${w.join(' AND ')})`, cols: ['created_lt'] });
-    conds.push({ sql: `created_lt <= (SELECT max(end_lt) FROM blocks WHERE ${w.join(' AND ')})`, cols: ['created_lt'] });
+    conds.push({ sql: `created_lt >= (SELECT min(start_lt) FROM ${blocks.name} WHERE ${w.join(' AND ')})`, cols: ['created_lt'] });
+    conds.push({ sql: `created_lt <= (SELECT max(end_lt) FROM ${blocks.name} WHERE ${w.join(' AND ')})`, cols: ['created_lt'] });
   }
   if (f.direction !== undefined) {
     params.direction = f.direction;
@@ -148,23 +158,18 @@ export async function findMessages(db: Db, req: Req, f: MsgFilter, page: MsgPage
   // TIES keeps every row that shares the last order value (the fetch breaks those ties by hash).
   const limited = source.ordered && complete && source.cols.includes(orderCol);
   params.n = 2 * ((page.cursor ? 0 : page.offset) + page.limit);
-  const lookup = `SELECT tx_account, tx_lt, direction FROM messages
+  const side = selectList(MESSAGE_SIDE_COLUMNS);
+  const lookup = `SELECT ${side} FROM ${messages.name}
     ${inLookup.length ? `WHERE ${inLookup.map((c) => c.sql).join(' AND ')}` : ''}
     ${limited ? `ORDER BY ${orderCol} ${s} LIMIT {n:UInt32} WITH TIES` : ''}`;
 
   const rows = await query(
     db,
     req,
-    `SELECT msg_hash AS m_hash,
-            any(hash_norm) AS m_hash_norm, any(source) AS m_source, any(destination) AS m_destination,
-            any(value) AS m_value, any(value_extra_currencies) AS m_value_extra_currencies,
-            any(fwd_fee) AS m_fwd_fee, any(ihr_fee) AS m_ihr_fee, any(import_fee) AS m_import_fee,
-            any(extra_flags) AS m_extra_flags, any(created_lt) AS m_created_lt, any(created_at) AS m_created_at,
-            any(opcode) AS m_opcode, any(ihr_disabled) AS m_ihr_disabled, any(bounce) AS m_bounce,
-            any(bounced) AS m_bounced, any(body_hash) AS m_body_hash, any(init_state_hash) AS m_init_state_hash,
+    `SELECT msg_hash AS m_hash, ${FIELDS},
             anyIf(toNullable(tx_hash), direction = 'in') AS m_in_tx, anyIf(toNullable(tx_hash), direction = 'out') AS m_out_tx
-     FROM messages
-     WHERE (tx_account, tx_lt, direction) IN (${lookup})
+     FROM ${messages.name}
+     WHERE (${side}) IN (${lookup})
        ${conds.length ? `AND ${conds.map((c) => c.sql).join(' AND ')}` : ''}
      GROUP BY msg_hash
      ORDER BY m_${orderCol} ${s}, m_hash ${s}
@@ -182,8 +187,8 @@ export async function findMessages(db: Db, req: Req, f: MsgFilter, page: MsgPage
     req,
     unprefixed.flatMap((r) => [String(r.body_hash), ...(r.init_state_hash === null ? [] : [String(r.init_state_hash)])]),
   );
-  const messages = unprefixed.map((r) => messageFromRow(r, contents, { in: r.in_tx, out: r.out_tx }));
+  const records = unprefixed.map((r) => messageFromRow(r, contents, { in: r.in_tx, out: r.out_tx }));
   const last = unprefixed[unprefixed.length - 1];
   const next = rows.length === page.limit && last ? { key: String(last[orderCol]), hash: String(last.msg_hash) } : null;
-  return { messages, next };
+  return { messages: records, next };
 }

@@ -1,5 +1,17 @@
 import { decodeTransactionDocument } from '../../../shared/contracts/transaction-document.js';
 import type { QueryParams } from '../../../shared/store/store.js';
+import { accountRecentTransactions } from '../../../shared/store/tables/account-recent-transactions.js';
+import { accountTransactions } from '../../../shared/store/tables/account-transactions.js';
+import { blocks } from '../../../shared/store/tables/blocks.js';
+import { selectList } from '../../../shared/store/tables/columns.js';
+import { messageHashNorms } from '../../../shared/store/tables/message-hash-norms.js';
+import { messageSidePoints } from '../../../shared/store/tables/message-side-points.js';
+import { messageSides } from '../../../shared/store/tables/message-sides.js';
+import { MESSAGE_SIDE_COLUMNS, MESSAGE_TX_COLUMNS, messages } from '../../../shared/store/tables/messages.js';
+import { type TraceTransactionRow, traceTransactions } from '../../../shared/store/tables/trace-transactions.js';
+import { transactionDocuments } from '../../../shared/store/tables/transaction-documents.js';
+import { transactionHashPoints } from '../../../shared/store/tables/transaction-hash-points.js';
+import { TRANSACTION_KEY_COLUMNS, TRANSACTION_PAGE_COLUMNS, transactions } from '../../../shared/store/tables/transactions.js';
 import { RECORDS_PER_SLICE, yieldToLoop } from '../json-page.js';
 import { readBookCodeHashes } from './address-book.js';
 import { type Db, type DbCore, type Req, loadContents, loadStates, query } from './db.js';
@@ -45,6 +57,12 @@ export type { AccountPageRow, MessageSide, TxKey, TxRead } from './records.js';
 
 /** The `transactions` version (0002_transactions.sql): a row with a trace_id beats one without. */
 const TX_LATEST = '(trace_id IS NULL)';
+
+/** `account, lt`, `account, lt, now`: the transaction keys and page rows the lookups read. */
+const TX_KEY = selectList(TRANSACTION_KEY_COLUMNS);
+const TX_PAGE = selectList(TRANSACTION_PAGE_COLUMNS);
+/** `tx_account, tx_lt`: the transaction of a message row. */
+const MSG_TX = selectList(MESSAGE_TX_COLUMNS);
 
 export interface TxFilter {
   accounts?: string[];
@@ -188,13 +206,13 @@ function conditions(f: TxFilter): Plan | null {
 function ltWindows(f: TxFilter): string[] {
   const out: string[] = [];
   if (f.mc_seqno !== undefined) {
-    out.push('lt >= (SELECT min(start_lt) FROM blocks WHERE mc_block_seqno = {mc_seqno:UInt32})');
-    out.push('lt <= (SELECT max(end_lt) FROM blocks WHERE mc_block_seqno = {mc_seqno:UInt32})');
+    out.push(`lt >= (SELECT min(start_lt) FROM ${blocks.name} WHERE mc_block_seqno = {mc_seqno:UInt32})`);
+    out.push(`lt <= (SELECT max(end_lt) FROM ${blocks.name} WHERE mc_block_seqno = {mc_seqno:UInt32})`);
   }
   if (f.workchain !== undefined && f.shard !== undefined && f.seqno !== undefined) {
     const id = 'workchain = {workchain:Int32} AND shard = {shard:UInt64} AND seqno = {seqno:UInt32}';
-    out.push(`lt >= (SELECT min(start_lt) FROM blocks WHERE ${id})`);
-    out.push(`lt <= (SELECT max(end_lt) FROM blocks WHERE ${id})`);
+    out.push(`lt >= (SELECT min(start_lt) FROM ${blocks.name} WHERE ${id})`);
+    out.push(`lt <= (SELECT max(end_lt) FROM ${blocks.name} WHERE ${id})`);
   }
   if (f.start_utime !== undefined || f.end_utime !== undefined) {
     const w = [
@@ -203,8 +221,8 @@ function ltWindows(f: TxFilter): string[] {
     ]
       .filter((x) => x !== null)
       .join(' AND ');
-    out.push(`lt >= (SELECT min(start_lt) FROM blocks WHERE ${w})`);
-    out.push(`lt <= (SELECT max(end_lt) FROM blocks WHERE ${w})`);
+    out.push(`lt >= (SELECT min(start_lt) FROM ${blocks.name} WHERE ${w})`);
+    out.push(`lt <= (SELECT max(end_lt) FROM ${blocks.name} WHERE ${w})`);
   }
   return out;
 }
@@ -245,8 +263,8 @@ export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: T
     rows = await query(
       db,
       req,
-      `SELECT DISTINCT account, lt, now FROM transactions
-       WHERE (account, lt) IN (SELECT account, lt FROM transactions WHERE hash = {hash:String}) AND ${extra.join(' AND ')}
+      `SELECT DISTINCT ${TX_PAGE} FROM ${transactions.name}
+       WHERE (${TX_KEY}) IN (SELECT ${TX_KEY} FROM ${transactions.name} WHERE hash = {hash:String}) AND ${extra.join(' AND ')}
        ORDER BY ${ob} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
       params,
     );
@@ -265,7 +283,7 @@ export async function findTransactionKeys(db: Db, req: Req, f: TxFilter, page: T
       // columns, and the block-level ones also bound lt through `blocks`.
       where = [...plan.where, ...ltWindows(f), ...keyset];
     }
-    rows = await distinctPage(db, req, `SELECT account, lt, now FROM transactions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ob}`, params);
+    rows = await distinctPage(db, req, `SELECT ${TX_PAGE} FROM ${transactions.name} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ob}`, params);
   }
   const keys = rows.map((r) => ({ account: String(r.account), lt: String(r.lt) }));
   const last = rows[rows.length - 1];
@@ -363,7 +381,7 @@ export async function readAccountPages(db: DbCore, req: Req, keys: readonly stri
       params[`q${i}`] = i;
       params[`a${i}`] = p.account;
       params[`n${i}`] = p.offset + p.limit;
-      return `(SELECT {q${i}:UInt32} AS q, account, lt, now FROM account_transactions WHERE account = {a${i}:String} ORDER BY lt ${p.sort} LIMIT {n${i}:UInt64})`;
+      return `(SELECT {q${i}:UInt32} AS q, ${selectList(accountTransactions.written)} FROM ${accountTransactions.name} WHERE account = {a${i}:String} ORDER BY lt ${p.sort} LIMIT {n${i}:UInt64})`;
     });
     const rows = await query<{ q: number; account: string; lt: string; now: number }>(db, req, branches.join(' UNION ALL '), params);
     const byPage = groupBy(rows, (r) => String(r.q));
@@ -374,7 +392,7 @@ export async function readAccountPages(db: DbCore, req: Req, keys: readonly stri
       const distinct = dropRepeats(got);
       const page =
         distinct.length < end && got.length === end
-          ? await distinctPage(db, req, `SELECT account, lt, now FROM account_transactions WHERE account = {account:String} ORDER BY lt ${p.sort}`, {
+          ? await distinctPage(db, req, `SELECT ${selectList(accountTransactions.written)} FROM ${accountTransactions.name} WHERE account = {account:String} ORDER BY lt ${p.sort}`, {
               account: p.account,
               offset: p.offset,
               limit: p.limit,
@@ -417,7 +435,7 @@ async function readRecent(db: DbCore, req: Req, accounts: readonly string[]): Pr
     db,
     req,
     // The states keep bitNot(lt); it is undone here rather than by an arrayMap, which costs the statement a tenth more.
-    'SELECT account, finalizeAggregation(newest) AS r FROM account_recent_transactions WHERE account IN {accounts:Array(String)} SETTINGS max_threads = 1',
+    `SELECT account, finalizeAggregation(newest) AS r FROM ${accountRecentTransactions.name} WHERE account IN {accounts:Array(String)} SETTINGS max_threads = 1`,
     { accounts },
   );
   const out = new Map<string, Recent>(accounts.map((a) => [a, { rows: [], complete: true }]));
@@ -479,26 +497,26 @@ export async function transactionKeysByMessage(
   if (f.body_hash !== undefined) params.body_hash = f.body_hash;
   if (f.opcode !== undefined) params.opcode = f.opcode;
 
-  const hashSet =
-    'msg_hash IN (SELECT {msg_hash:String} UNION ALL SELECT msg_hash FROM message_hash_norms WHERE hash_norm = {msg_hash:String})';
+  const hashSet = `msg_hash IN (SELECT {msg_hash:String} UNION ALL SELECT msg_hash FROM ${messageHashNorms.name} WHERE hash_norm = {msg_hash:String})`;
+  const side = selectList(MESSAGE_SIDE_COLUMNS);
   const dirCond = direction ? [`direction = {direction:String}`] : [];
   let inner: string;
   const rest: string[] = [];
   if (f.msg_hash !== undefined) {
-    inner = `SELECT tx_account, tx_lt, direction FROM messages WHERE ${[hashSet, ...dirCond].join(' AND ')}`;
+    inner = `SELECT ${side} FROM ${messages.name} WHERE ${[hashSet, ...dirCond].join(' AND ')}`;
     if (f.body_hash !== undefined) rest.push('body_hash = {body_hash:String}');
     if (f.opcode !== undefined) rest.push('opcode = {opcode:Int32}');
   } else if (f.body_hash !== undefined) {
-    inner = `SELECT tx_account, tx_lt, direction FROM messages WHERE ${['body_hash = {body_hash:String}', ...dirCond].join(' AND ')}`;
+    inner = `SELECT ${side} FROM ${messages.name} WHERE ${['body_hash = {body_hash:String}', ...dirCond].join(' AND ')}`;
     if (f.opcode !== undefined) rest.push('opcode = {opcode:Int32}');
   } else {
     // Ordered by the receiving transaction's key, so the page is exactly TON Center's (lt, account) order.
-    inner = `SELECT DISTINCT tx_account, tx_lt, direction FROM messages WHERE ${['opcode = {opcode:Int32}', ...dirCond].join(' AND ')}
+    inner = `SELECT DISTINCT ${side} FROM ${messages.name} WHERE ${['opcode = {opcode:Int32}', ...dirCond].join(' AND ')}
              ORDER BY tx_lt ${s}, tx_account LIMIT {n:UInt32}`;
   }
   const keys = rest.length
-    ? `SELECT tx_account, tx_lt FROM messages WHERE (tx_account, tx_lt, direction) IN (${inner}) AND ${rest.join(' AND ')}`
-    : `SELECT tx_account, tx_lt FROM (${inner})`;
+    ? `SELECT ${MSG_TX} FROM ${messages.name} WHERE (${side}) IN (${inner}) AND ${rest.join(' AND ')}`
+    : `SELECT ${MSG_TX} FROM (${inner})`;
   return query<TxKey>(
     db,
     req,
@@ -556,13 +574,18 @@ export async function readTxKeysByMessage(db: DbCore, req: Req, hashes: readonly
   // LEFT JOIN: a document is never empty.
   const fields = db.pointReads
     ? await db.store.queryFields(
-        `SELECT s.key, s.tx, d.doc FROM message_side_points AS s LEFT JOIN transaction_documents AS d ON d.key = s.tx
+        `SELECT s.key, s.tx, d.doc FROM ${messageSidePoints.name} AS s LEFT JOIN ${transactionDocuments.name} AS d ON d.key = s.tx
          WHERE s.key IN {keys:Array(String)} SETTINGS join_algorithm = 'direct', max_threads = 1`,
         3,
         { keys },
         { timeoutMs: req.timeoutMs },
       )
-    : await db.store.queryFields('SELECT key, tx FROM message_side_points WHERE key IN {keys:Array(String)} SETTINGS max_threads = 1', 2, { keys }, { timeoutMs: req.timeoutMs });
+    : await db.store.queryFields(
+        `SELECT ${selectList(messageSidePoints.written)} FROM ${messageSidePoints.name} WHERE key IN {keys:Array(String)} SETTINGS max_threads = 1`,
+        2,
+        { keys },
+        { timeoutMs: req.timeoutMs },
+      );
   const sides: Array<{ hash: string; direction: string; tx: string }> = [];
   const docs = new Map<string, string>();
   for (const [key, tx, doc] of fields) {
@@ -593,7 +616,7 @@ async function readMessageSides(db: DbCore, req: Req, hashes: readonly string[])
   // the store more; bench/RESULTS.md, design measurements). Fields as stored: base64 hashes, the direction's
   // name, raw addresses and numbers hold no tab or line break (Store.queryFields).
   const fields = await db.store.queryFields(
-    'SELECT lookup_hash, direction, tx_account, tx_lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)} SETTINGS max_threads = 1',
+    `SELECT ${selectList(messageSides.written)} FROM ${messageSides.name} WHERE lookup_hash IN {hashes:Array(String)} SETTINGS max_threads = 1`,
     4,
     { hashes },
     { timeoutMs: req.timeoutMs },
@@ -621,11 +644,11 @@ async function readMessageSides(db: DbCore, req: Req, hashes: readonly string[])
  * `out` = the transactions that received our out messages, none = both; ordered by lt ascending, no limit.
  */
 export async function adjacentTransactionKeys(db: Db, req: Req, hash: string, direction?: 'in' | 'out'): Promise<TxKey[]> {
-  const ofTx = '(tx_account, tx_lt) IN (SELECT account, lt FROM transactions WHERE hash = {hash:String})';
-  const parents = `SELECT tx_account, tx_lt FROM messages WHERE direction = 'out' AND msg_hash IN (
-      SELECT msg_hash FROM messages WHERE direction = 'in' AND ${ofTx})`;
-  const children = `SELECT tx_account, tx_lt FROM messages WHERE direction = 'in' AND msg_hash IN (
-      SELECT msg_hash FROM messages WHERE direction = 'out' AND ${ofTx})`;
+  const ofTx = `(${MSG_TX}) IN (SELECT ${TX_KEY} FROM ${transactions.name} WHERE hash = {hash:String})`;
+  const parents = `SELECT ${MSG_TX} FROM ${messages.name} WHERE direction = 'out' AND msg_hash IN (
+      SELECT msg_hash FROM ${messages.name} WHERE direction = 'in' AND ${ofTx})`;
+  const children = `SELECT ${MSG_TX} FROM ${messages.name} WHERE direction = 'in' AND msg_hash IN (
+      SELECT msg_hash FROM ${messages.name} WHERE direction = 'out' AND ${ofTx})`;
   const keys = direction === 'in' ? parents : direction === 'out' ? children : `${parents} UNION ALL ${children}`;
   return query<TxKey>(db, req, `SELECT DISTINCT tx_account AS account, tx_lt AS lt FROM (${keys}) ORDER BY lt, account`, { hash });
 }
@@ -770,7 +793,9 @@ async function withCodes(
  * `transactions` and `messages` by primary key with their contents and states (0009_transaction_documents.sql).
  */
 async function readTransactions(db: DbCore, req: Req, keys: readonly string[], early?: EarlyCodes): Promise<Map<string, TransactionRecord>> {
-  const docs = db.pointReads ? await queryDocuments(db, req, 'SELECT key, doc FROM transaction_documents WHERE key IN {keys:Array(String)} SETTINGS max_threads = 1', { keys }) : [];
+  const docs = db.pointReads
+    ? await queryDocuments(db, req, `SELECT ${selectList(transactionDocuments.written)} FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)} SETTINGS max_threads = 1`, { keys })
+    : [];
   if (early && docs.length > 0) await startCodes(db, req, docs, early);
   const out = new Map<string, TransactionRecord>();
   for (const [i, [key, doc]] of docs.entries()) {
@@ -797,7 +822,7 @@ async function addTraceIds(db: DbCore, req: Req, records: Map<string, Transactio
     db,
     req,
     // A transaction is in one trace; replayed rows repeat it.
-    'SELECT tx_hash, trace_id FROM trace_transactions WHERE tx_hash IN {hashes:Array(String)} LIMIT 1 BY tx_hash SETTINGS max_threads = 1',
+    `SELECT ${selectList<TraceTransactionRow>(['tx_hash', 'trace_id'])} FROM ${traceTransactions.name} WHERE tx_hash IN {hashes:Array(String)} LIMIT 1 BY tx_hash SETTINGS max_threads = 1`,
     { hashes },
   );
   if (rows.length === 0) return;
@@ -887,7 +912,7 @@ async function readTransactionTables(db: DbCore, req: Req, keys: readonly string
   const rows = await query(
     db,
     req,
-    `SELECT * FROM transactions WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+    `SELECT ${selectList(transactions.written)} FROM ${transactions.name} WHERE (${TX_KEY}) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
      ORDER BY ${TX_LATEST} LIMIT 1 BY account, lt`,
     { accounts, lts },
   );
@@ -898,7 +923,7 @@ async function readTransactionTables(db: DbCore, req: Req, keys: readonly string
     // Replayed message rows are identical: one per (transaction, direction, message). A read by the table's own key:
     // without the setting ClickHouse first weighs each of the six projections against every part (bench/RESULTS.md,
     // design measurements).
-    `SELECT * FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+    `SELECT ${selectList(messages.written)} FROM ${messages.name} WHERE (${MSG_TX}) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
      LIMIT 1 BY tx_account, tx_lt, direction, msg_hash SETTINGS optimize_use_projections = 0`,
     { accounts: rows.map((r) => String(r.account)), lts: rows.map((r) => BigInt(String(r.lt))) },
   );
@@ -918,8 +943,8 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
     ? await queryDocuments(
         db,
         req,
-        `SELECT key, doc FROM transaction_documents
-         WHERE key IN (SELECT concat(account, '|', toString(lt)) FROM transaction_hash_points WHERE hash IN {hashes:Array(String)})
+        `SELECT ${selectList(transactionDocuments.written)} FROM ${transactionDocuments.name}
+         WHERE key IN (SELECT concat(account, '|', toString(lt)) FROM ${transactionHashPoints.name} WHERE hash IN {hashes:Array(String)})
          SETTINGS max_threads = 1`,
         { hashes },
       )
@@ -933,7 +958,7 @@ export async function readTxKeysByHash(db: DbCore, req: Req, hashes: readonly st
     const more = await query<{ hash: string; account: string; lt: string }>(
       db,
       req,
-      'SELECT DISTINCT hash, account, lt FROM transactions WHERE hash IN {hashes:Array(String)}',
+      `SELECT DISTINCT hash, ${TX_KEY} FROM ${transactions.name} WHERE hash IN {hashes:Array(String)}`,
       { hashes: rest },
     );
     keys.push(...more.map((r) => ({ hash: r.hash, account: String(r.account), lt: String(r.lt) })));

@@ -27,3 +27,33 @@ export const messages = table('messages', {
 });
 
 export type MessageRow = RowOf<typeof messages.columns>;
+
+/** The key of a message row's transaction (`transactions`' (account, lt)). */
+export const MESSAGE_TX_COLUMNS = ['tx_account', 'tx_lt'] as const satisfies ReadonlyArray<keyof MessageRow>;
+
+/** A message row's side: its transaction and direction, what the gateway's lookups read to find a message's rows. */
+export const MESSAGE_SIDE_COLUMNS = [...MESSAGE_TX_COLUMNS, 'direction'] as const satisfies ReadonlyArray<keyof MessageRow>;
+
+/**
+ * What a message is whichever side stores it: the columns of a /messages record (api-v3.md §1.9) besides its hash and
+ * the transactions of its sides. Both rows of an internal message carry the same values.
+ */
+export const MESSAGE_FIELD_COLUMNS = [
+  'hash_norm',
+  'source',
+  'destination',
+  'value',
+  'value_extra_currencies',
+  'fwd_fee',
+  'ihr_fee',
+  'import_fee',
+  'extra_flags',
+  'created_lt',
+  'created_at',
+  'opcode',
+  'ihr_disabled',
+  'bounce',
+  'bounced',
+  'body_hash',
+  'init_state_hash',
+] as const satisfies ReadonlyArray<keyof MessageRow>;
