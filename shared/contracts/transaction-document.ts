@@ -1,7 +1,7 @@
 import { NonRetryableError } from '../runtime/errors.js';
 import { STATE_RECORD_COLUMNS } from '../store/tables/account-states.js';
 import { CONTENT_COLUMNS } from '../store/tables/message-contents.js';
-import type { MessageRow } from '../store/tables/messages.js';
+import { MESSAGE_FIELD_COLUMNS, type MessageRow } from '../store/tables/messages.js';
 import type { TransactionRow } from '../store/tables/transactions.js';
 
 /**
@@ -49,27 +49,7 @@ export const DOCUMENT_TX_FIELDS = [
   'account_state_hash_after',
 ] as const satisfies ReadonlyArray<keyof TransactionRow>;
 
-export const DOCUMENT_MESSAGE_FIELDS = [
-  'direction',
-  'msg_hash',
-  'hash_norm',
-  'source',
-  'destination',
-  'value',
-  'value_extra_currencies',
-  'fwd_fee',
-  'ihr_fee',
-  'import_fee',
-  'extra_flags',
-  'created_lt',
-  'created_at',
-  'opcode',
-  'ihr_disabled',
-  'bounce',
-  'bounced',
-  'body_hash',
-  'init_state_hash',
-] as const satisfies ReadonlyArray<keyof MessageRow>;
+export const DOCUMENT_MESSAGE_FIELDS = ['direction', 'msg_hash', ...MESSAGE_FIELD_COLUMNS] as const satisfies ReadonlyArray<keyof MessageRow>;
 
 /** A body or init state: every `message_contents` column. */
 export const DOCUMENT_CONTENT_FIELDS = CONTENT_COLUMNS;
