@@ -37,7 +37,10 @@ describe('createShutdown', () => {
   });
 
   it('gives each closer a share of the grace period and moves on from one that hangs', async () => {
-    const shutdown = createShutdown({ logger, graceMs: 300 });
+    // A grace period long enough that a late timer on a busy machine cannot carry the run past it: what is checked is
+    // the share the hung closer got (about half), not how punctual the event loop is.
+    const graceMs = 2_000;
+    const shutdown = createShutdown({ logger, graceMs });
     const closed: string[] = [];
     shutdown.add('clients', async () => void closed.push('clients'));
     shutdown.add('hung drain', () => new Promise<void>(() => {}));
@@ -46,9 +49,9 @@ describe('createShutdown', () => {
     const started = performance.now();
     await shutdown.run('SIGTERM');
     const elapsed = performance.now() - started;
-    // intake is instant, so the hung drain gets half of the ~300 ms left, and clients still close in time.
-    expect(elapsed).toBeGreaterThanOrEqual(140);
-    expect(elapsed).toBeLessThan(300);
+    // intake is instant, so the hung drain gets half of the grace period left, and clients still close in time.
+    expect(elapsed).toBeGreaterThanOrEqual(graceMs * 0.45);
+    expect(elapsed).toBeLessThan(graceMs);
     expect(closed).toEqual(['intake', 'clients']);
     // A timed-out closer is a (retryable) failure: the drain may not have finished.
     expect(await shutdown.done).toBe(EXIT_TEMPFAIL);
