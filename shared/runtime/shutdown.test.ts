@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { NonRetryableError, RetryableError, ShutdownError, UpstreamUnavailableError } from './errors.js';
 import { createLogger } from './logger.js';
-import { createShutdown, EXIT_FAILURE, EXIT_OK, EXIT_TEMPFAIL, exitCodeFor, installProcessHandlers } from './shutdown.js';
+import { closerBudget, createShutdown, EXIT_FAILURE, EXIT_OK, EXIT_TEMPFAIL, exitCodeFor, installProcessHandlers } from './shutdown.js';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -36,7 +36,23 @@ describe('createShutdown', () => {
     expect(await shutdown.done).toBe(EXIT_OK);
   });
 
-  it('gives each closer a share of the grace period and moves on from one that hangs', async () => {
+  it('budgets: every closer hung in turn still leaves each later one time, and all of them end within the grace period', () => {
+    for (const n of [1, 2, 5, 12]) {
+      let left = 10_000;
+      const budgets: number[] = [];
+      for (let after = n - 1; after >= 0; after--) {
+        const b = closerBudget(left, after);
+        budgets.push(b);
+        left -= b;
+      }
+      expect(budgets.reduce((a, b) => a + b, 0)).toBeCloseTo(10_000, 6);
+      // The first closer (a drain) gets at least half; none gets nothing.
+      expect(budgets[0]).toBeGreaterThanOrEqual(5_000);
+      for (const b of budgets) expect(b).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives a closer what is left but a reserve for the closers after it, and moves on from one that hangs', async () => {
     // A grace period long enough that a late timer on a busy machine cannot carry the run past it: what is checked is
     // the share the hung closer got (about half), not how punctual the event loop is.
     const graceMs = 2_000;
@@ -49,8 +65,9 @@ describe('createShutdown', () => {
     const started = performance.now();
     await shutdown.run('SIGTERM');
     const elapsed = performance.now() - started;
-    // intake is instant, so the hung drain gets half of the grace period left, and clients still close in time.
-    expect(elapsed).toBeGreaterThanOrEqual(graceMs * 0.45);
+    // intake is instant, so the hung drain gets the grace period but the reserve of the one closer after it (a
+    // quarter), and clients still close in time.
+    expect(elapsed).toBeGreaterThanOrEqual(graceMs * 0.7);
     expect(elapsed).toBeLessThan(graceMs);
     expect(closed).toEqual(['intake', 'clients']);
     // A timed-out closer is a (retryable) failure: the drain may not have finished.

@@ -5,9 +5,11 @@
  * HTTP listener) stops first, then in-flight batches drain, offsets commit, and the clients they needed close
  * last. Nothing gets closed while something registered after it still uses it.
  *
- * The grace period is a hard budget: each closer gets a share of what is left, and one that overruns is
- * abandoned (logged, counted as a failure) so the rest still run and the process exits before Kubernetes sends
- * SIGKILL. At-least-once delivery (rule 6) makes an abandoned drain safe: uncommitted batches are redelivered.
+ * The grace period is a hard budget: each closer may use what is left of it except a reserve kept for the closers
+ * after it, and one that overruns is abandoned (logged, counted as a failure) so the rest still run and the process
+ * exits before Kubernetes sends SIGKILL. The reserve is small because closing is uneven: a drain that writes its
+ * last batch can take seconds on a busy host, while closing a client after it takes milliseconds; an equal share
+ * would time the drain out with most of the grace period unused. At-least-once delivery (rule 6) makes an abandoned drain safe: uncommitted batches are redelivered.
  */
 import { isRetryable, ShutdownError, ShutdownTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -57,6 +59,15 @@ export function exitCodeFor(failure: unknown): ExitCode {
  * const store = await createStore(...);   shutdown.add('store', () => store.close());
  * const consumer = createConsumer(...);  shutdown.add('consumer', () => consumer.stop());   // stops first
  */
+/**
+ * A closer's budget out of `leftMs`, with `after` closers still to run once it is done: all of it but a reserve of
+ * leftMs / (2 (after + 1)) for each of those (so the last closer gets everything left, and a hung one still leaves
+ * the others close to half of the time between them).
+ */
+export function closerBudget(leftMs: number, after: number): number {
+  return leftMs - (after * leftMs) / (2 * (after + 1));
+}
+
 export function createShutdown(options: ShutdownOptions): Shutdown {
   const { logger, graceMs } = options;
   const controller = new AbortController();
@@ -98,7 +109,7 @@ export function createShutdown(options: ShutdownOptions): Shutdown {
   async function closeAll(deadline: number): Promise<void> {
     // pop() rather than iterating a reversed copy: closers registered while we run are picked up next.
     for (let next = closers.pop(); next !== undefined; next = closers.pop()) {
-      const budgetMs = Math.max(0, deadline - performance.now()) / (closers.length + 1);
+      const budgetMs = closerBudget(Math.max(0, deadline - performance.now()), closers.length);
       await closeOne(next.name, next.closer, budgetMs);
     }
     // Set in the same tick as the last pop(), so an add() cannot slip between the loop and `finished`.

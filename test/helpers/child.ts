@@ -54,7 +54,8 @@ export async function untilThenStop(child: ChildProcess, done: () => Promise<boo
     await new Promise((r) => setTimeout(r, 250));
   }
   child.kill('SIGTERM');
-  expect(await exited(child)).toEqual({ code: 0, signal: null });
+  // The child's log says which closer timed out or failed when the exit is not clean.
+  expect(await exited(child), `${what}: the stop after SIGTERM:\n${stderr.join('').slice(-20_000)}`).toEqual({ code: 0, signal: null });
 }
 
 /** Kills the child with SIGKILL if it still runs, and waits for its exit (a test's `finally`). */
