@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import { repoRoot } from './fixtures.js';
+import { patience } from './patience.js';
 
 /**
  * The crash tests' child processes (the built CLI, killed and started again): a free port for their ops server,
@@ -35,9 +36,14 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** `node args` in the repository, its stderr appended to `stderr` (for the failure messages). */
+/**
+ * `node args` in the repository, its stderr appended to `stderr` (for the failure messages). The child's shutdown
+ * grace period defaults to the patience for the product's 15 s (unless `env` sets one): the tests expect a clean stop
+ * after SIGTERM, and on a busy machine draining the last batches takes longer than on a quiet one.
+ */
 export function spawnNode(args: string[], env: NodeJS.ProcessEnv, stderr: string[]): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const withGrace = { TONFLOW_SHUTDOWN_GRACE_MS: String(patience(15_000)), ...env };
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: withGrace, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
   return child;
 }
