@@ -1,7 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './fixtures.js';
+import { spawnNode } from './child.js';
+import { patience } from './patience.js';
 import { withAdmin } from './kafka.js';
 
 // The child-process basics are test/helpers/child.ts's; re-exported so a CLI test imports one module.
@@ -19,7 +21,7 @@ export const CLI = path.join(repoRoot, 'dist', 'services', 'tonflow.js');
 /** Builds dist/ when the CLI is not there (a fresh checkout); a test that needs the CLI calls this first. */
 export function ensureBuilt(): void {
   if (existsSync(CLI)) return;
-  const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repoRoot, encoding: 'utf8', timeout: 110_000 });
+  const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repoRoot, encoding: 'utf8', timeout: patience(110_000) });
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -31,10 +33,8 @@ export interface TonflowChild {
 
 /** Spawns `tonflow <args>` (stdout ignored, stderr kept). */
 export function spawnTonflow(args: readonly string[], env: NodeJS.ProcessEnv): TonflowChild {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
-  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
-  return { child, stderr };
+  return { child: spawnNode([CLI, ...args], env, stderr), stderr };
 }
 
 /** Whether consumer group `groupId` has committed every partition of `topic` up to its end (the broker's own view). */

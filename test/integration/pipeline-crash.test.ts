@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -26,7 +26,8 @@ import { waitFor } from '../helpers/bus-contract.js';
 import { describeFixtures, fixturesDir, repoRoot } from '../helpers/fixtures.js';
 import { createTestKafkaBus, createTestLogger, describeKafka, startPrivateBroker, withAdmin, type PrivateBroker } from '../helpers/kafka.js';
 import { patience } from '../helpers/patience.js';
-import { exited, freePort, metric } from '../helpers/child.js';
+import { exited, freePort, metric, spawnNode } from '../helpers/child.js';
+import { CLI, ensureBuilt } from '../helpers/tonflow-cli.js';
 
 /*
  * Crash safety of the decode stage on real Kafka and chdb:
@@ -36,7 +37,6 @@ import { exited, freePort, metric } from '../helpers/child.js';
  * The corpus is bench/corpus.ts's: distinct real-format transactions made from the fixture blocks.
  */
 
-const CLI = path.join(repoRoot, 'dist', 'services', 'tonflow.js');
 const CORPUS_TRANSACTIONS = 6000;
 
 let work = '';
@@ -46,10 +46,7 @@ let expectedHashes: string[] = [];
 let corpusBlocks = 0;
 
 beforeAll(() => {
-  if (!existsSync(CLI)) {
-    const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repoRoot, encoding: 'utf8', timeout: patience(110_000) });
-    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
-  }
+  ensureBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-pipeline-crash-'));
   corpusDir = path.join(work, 'corpus');
 });
@@ -162,11 +159,7 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
       const args = [CLI, 'indexer', '--mode', 'distributed', '--kafka-brokers', brokers.join(','), '--data', dataDir, '--ops-port', String(port)];
       const env = { ...process.env, TONFLOW_TOPIC_PREFIX: config.topicPrefix, TONFLOW_LOG_LEVEL: 'warn' };
       const stderr: string[] = [];
-      const start = (): ChildProcess => {
-        const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-        child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
-        return child;
-      };
+      const start = (): ChildProcess => spawnNode(args, env, stderr);
 
       // The migrate job first: distributed stages wait for the schema rather than migrating themselves.
       const migrated = spawnSync(process.execPath, [CLI, 'migrate', '--data', dataDir], { cwd: repoRoot, env, encoding: 'utf8', timeout: patience(60_000) });
@@ -208,7 +201,7 @@ describeKafka('decode stage crash safety (real Kafka, chdb)', (brokers) => {
         }
         // Graceful stop: exit code 0.
         child.kill('SIGTERM');
-        expect(await exited(child)).toEqual({ code: 0, signal: null });
+        expect(await exited(child), stderr.join('')).toEqual({ code: 0, signal: null });
       } finally {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
         await exited(child);
