@@ -21,9 +21,10 @@ import type { Sort } from './records.js';
  *    in key order;
  * 2. the page's rows by `actions`' key: the stored row's JSON (`details`, shared/ton/actions/api.ts StoredAction).
  *
- * Which filters combine is TON Center's (ton-index-go `actionsQueryPartsV2`): `trace_id` without `account` drops
- * every other filter, `action_id` every other but the version rule, `mc_seqno` the id filters; a replaced row
- * (ReplacingMergeTree before its merge) is read once (LIMIT 1 BY the key).
+ * Which filters combine is TON Center's (ton-index-go `buildActionsQueryV2`): `trace_id` without `account` drops
+ * every other filter, `action_id` every other but the version rule; the others all apply together (where TON Center
+ * answers a 500 for `mc_seqno` with `account`, `tx_hash` or `msg_hash`, its query naming a table it did not join,
+ * they apply too); a replaced row (ReplacingMergeTree before its merge) is read once (LIMIT 1 BY the key).
  */
 
 export interface ActionFilter {
@@ -113,6 +114,8 @@ export async function findActionKeys(db: DbCore, req: Req, f: ActionFilter, page
         ...window('trace_end_lt', 'trace_end_utime'),
         ...typeFilters('type'),
       ];
+      if (f.txHashes !== undefined) (params.txHashes = f.txHashes), where.push('hasAny(tx_hashes, {txHashes:Array(String)})');
+      if (f.account !== undefined) (params.account = f.account), where.push('has(accounts, {account:String})');
     } else if (f.txHashes !== undefined) {
       params.txHashes = f.txHashes;
       where = [

@@ -542,7 +542,7 @@ describeGatewaySuites('actions', (s) => {
       expect(rest).toEqual(all.filter((a: { type: string }) => a.type !== 'jetton_swap'));
     });
 
-    it('mc_seqno: the actions of traces that ended in the block; 404 for a block not indexed', async () => {
+    it('mc_seqno: the actions of traces that ended in the block, with account / tx_hash applied too; 404 for a block not indexed', async () => {
       const t = corpus().find((x) => x.file !== UNCLASSIFIED && x.rows.length > 0)!;
       const mc = t.trace.mc_seqno_end as number;
       const template = s.fx.blocks.find((b) => b.decoded.block.workchain === -1)!.rows.blocks[0]!;
@@ -551,6 +551,23 @@ describeGatewaySuites('actions', (s) => {
       expect(body.actions.length).toBeGreaterThan(0);
       for (const a of body.actions) expect(a.trace_mc_seqno_end).toBe(mc);
       expect(new Set(body.actions.map((a: { trace_id: string }) => a.trace_id))).toContain(t.trace.trace_id);
+      // With an account or a transaction too: the block's actions that hold it, not all of them (a block whose actions
+      // differ in both).
+      let checked = 0;
+      for (const c of corpus().filter((x) => x.file !== UNCLASSIFIED && x.rows.length >= 3)) {
+        const m = c.trace.mc_seqno_end as number;
+        await s.fx.store.insert('blocks', [{ ...template, seqno: m, mc_block_seqno: m }]);
+        const all = (await ok(`/api/v3/actions?mc_seqno=${m}&limit=1000&include_accounts=true`)).actions as Array<{ accounts: string[]; transactions: string[] }>;
+        const account = all.flatMap((x) => x.accounts).find((x) => all.some((y) => !y.accounts.includes(x)));
+        const tx = all.flatMap((x) => x.transactions).find((h) => all.some((y) => !y.transactions.includes(h)));
+        if (account === undefined || tx === undefined) continue;
+        const byAccount = (await ok(`/api/v3/actions?mc_seqno=${m}&limit=1000&include_accounts=true&account=${enc(account)}`)).actions;
+        expect(byAccount).toEqual(all.filter((x) => x.accounts.includes(account)));
+        const byTx = (await ok(`/api/v3/actions?mc_seqno=${m}&limit=1000&include_accounts=true&tx_hash=${enc(tx)}`)).actions;
+        expect(byTx).toEqual(all.filter((x) => x.transactions.includes(tx)));
+        if (++checked === 3) break;
+      }
+      expect(checked).toBeGreaterThan(0);
       const r = await api('/api/v3/actions?mc_seqno=4000000000');
       expect(r.status).toBe(422);
       const missing = await api('/api/v3/actions?mc_seqno=2000000000');
