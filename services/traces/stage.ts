@@ -5,7 +5,11 @@ import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import { retry } from '../../shared/runtime/retry.js';
 import type { Store } from '../../shared/store/store.js';
-import { type Edge, type McBlockAssembly, type Trace, TraceAssembler, type TraceState, type TraceTx, type TraceTxRef } from '../../shared/ton/traces.js';
+import { selectList } from '../../shared/store/tables/columns.js';
+import { TRACE_EDGE_STATE_COLUMNS, type TraceEdgeStateRow, traceEdges } from '../../shared/store/tables/trace-edges.js';
+import { TRACE_TX_STATE_COLUMNS, type TraceTxStateRow, traceTransactions } from '../../shared/store/tables/trace-transactions.js';
+import { type TraceRow, traces } from '../../shared/store/tables/traces.js';
+import { type Edge, type McBlockAssembly, type Trace, TraceAssembler, type TraceTx, type TraceTxRef } from '../../shared/ton/traces.js';
 import { type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
 
 /**
@@ -165,33 +169,18 @@ export async function loadProgress(store: Store): Promise<number | null> {
 /** The in-flight traces and messages as of masterchain block `progress` (rows of later blocks ignored). */
 export async function loadState(store: Store, progress: number): Promise<{ traces: Trace[]; edges: Edge[] }> {
   const p = { p: progress };
-  const rows = await store.query<{
-    trace_id: string;
-    external_hash: string | null;
-    external_hash_norm: string | null;
-    mc_seqno_start: number;
-    mc_seqno_end: number;
-    start_lt: string;
-    start_utime: number;
-    end_lt: string;
-    end_utime: number;
-    state: TraceState;
-    transactions: number;
-    messages: number;
-    pending_messages: number;
-  }>(
-    `SELECT trace_id, external_hash, external_hash_norm, mc_seqno_start, mc_seqno_end, toString(start_lt) AS start_lt, start_utime,
-            toString(end_lt) AS end_lt, end_utime, toString(state) AS state, transactions, messages, pending_messages
-     FROM traces
-     WHERE version <= {p:UInt32} AND trace_id IN (SELECT trace_id FROM traces WHERE version <= {p:UInt32} AND pending_messages != 0)
+  const rows = await store.query<TraceRow>(
+    `SELECT ${selectList(traces.written)}
+     FROM ${traces.name}
+     WHERE version <= {p:UInt32} AND trace_id IN (SELECT trace_id FROM ${traces.name} WHERE version <= {p:UInt32} AND pending_messages != 0)
      ORDER BY version DESC LIMIT 1 BY trace_id`,
     p,
   );
   const live = rows.filter((r) => Number(r.pending_messages) !== 0);
   if (live.length === 0) return { traces: [], edges: [] };
   const ids = live.map((r) => r.trace_id);
-  const txRows = await store.query<{ trace_id: string; tx_hash: string; tx_account: string; tx_lt: string; tx_now: number; mc_seqno: number }>(
-    `SELECT trace_id, tx_hash, tx_account, toString(tx_lt) AS tx_lt, tx_now, mc_seqno FROM trace_transactions
+  const txRows = await store.query<TraceTxStateRow>(
+    `SELECT ${selectList(TRACE_TX_STATE_COLUMNS)} FROM ${traceTransactions.name}
      WHERE trace_id IN {ids:Array(String)} AND version <= {p:UInt32}
      ORDER BY mc_seqno, tx_lt, tx_account LIMIT 1 BY tx_hash`,
     { ...p, ids },
@@ -202,8 +191,8 @@ export async function loadState(store: Store, progress: number): Promise<{ trace
     if (!list) txsOf.set(r.trace_id, (list = []));
     list.push({ hash: r.tx_hash, account: r.tx_account, lt: BigInt(r.tx_lt), now: Number(r.tx_now), mcSeqno: Number(r.mc_seqno) });
   }
-  const edgeRows = await store.query<{ msg_hash: string; trace_id: string; left_tx: string; right_tx: string; mc_seqno_created: number }>(
-    `SELECT msg_hash, trace_id, left_tx, right_tx, mc_seqno_created FROM trace_edges
+  const edgeRows = await store.query<TraceEdgeStateRow>(
+    `SELECT ${selectList(TRACE_EDGE_STATE_COLUMNS)} FROM ${traceEdges.name}
      WHERE trace_id IN {ids:Array(String)} AND version <= {p:UInt32}
      ORDER BY version DESC LIMIT 1 BY msg_hash`,
     { ...p, ids },

@@ -1,3 +1,9 @@
+import { actionAccounts } from '../../../shared/store/tables/action-accounts.js';
+import { actionListing } from '../../../shared/store/tables/action-listing.js';
+import { type ActionTableRow, actions as actionsTable } from '../../../shared/store/tables/actions.js';
+import { selectList } from '../../../shared/store/tables/columns.js';
+import { traceEnds } from '../../../shared/store/tables/trace-ends.js';
+import { TRACE_TX_KEY_COLUMNS, type TraceTxKeyRow, traceTransactions } from '../../../shared/store/tables/trace-transactions.js';
 import type { StoredAction } from '../../../shared/ton/actions/api.js';
 import { type DbCore, type Req, query } from './db.js';
 import type { Sort } from './records.js';
@@ -15,9 +21,10 @@ import type { Sort } from './records.js';
  *    in key order;
  * 2. the page's rows by `actions`' key: the stored row's JSON (`details`, shared/ton/actions/api.ts StoredAction).
  *
- * Which filters combine is TON Center's (ton-index-go `actionsQueryPartsV2`): `trace_id` without `account` drops
- * every other filter, `action_id` every other but the version rule, `mc_seqno` the id filters; a replaced row
- * (ReplacingMergeTree before its merge) is read once (LIMIT 1 BY the key).
+ * Which filters combine is TON Center's (ton-index-go `buildActionsQueryV2`): `trace_id` without `account` drops
+ * every other filter, `action_id` every other but the version rule; the others all apply together (where TON Center
+ * answers a 500 for `mc_seqno` with `account`, `tx_hash` or `msg_hash`, its query naming a table it did not join,
+ * they apply too); a replaced row (ReplacingMergeTree before its merge) is read once (LIMIT 1 BY the key).
  */
 
 export interface ActionFilter {
@@ -37,10 +44,15 @@ export interface ActionFilter {
   supported: string[];
 }
 
-export interface ActionKey {
-  trace_id: string;
-  action_id: string;
-}
+/** An action by `actions`' key. */
+export type ActionKey = Pick<ActionTableRow, 'trace_id' | 'action_id'>;
+
+const ACTION_KEY = selectList<ActionKey>(['trace_id', 'action_id']);
+
+/** An action's key and its stored row's JSON (`details`). */
+type ActionDetailsRow = Pick<ActionTableRow, 'trace_id' | 'action_id' | 'details'>;
+
+const ACTION_DETAILS = selectList<ActionDetailsRow>(['trace_id', 'action_id', 'details']);
 
 /** The page of `f`'s actions, in TON Center's order: keys only ({@link readActions} reads the rows). */
 export async function findActionKeys(db: DbCore, req: Req, f: ActionFilter, page: { limit: number; offset: number; sort: Sort }): Promise<ActionKey[]> {
@@ -73,13 +85,13 @@ export async function findActionKeys(db: DbCore, req: Req, f: ActionFilter, page
   if (f.account !== undefined && f.traceIds === undefined && f.actionIds === undefined && f.mcSeqno === undefined && f.txHashes === undefined) {
     // The account's feed, in key order (the utime order sorts the account's rows).
     params.account = f.account;
-    from = 'action_accounts';
+    from = actionAccounts.name;
     where = ['account = {account:String}', ...window('trace_end_lt', 'trace_end_utime'), ...typeFilters('type'), ...version('type', 'ancestor_type')];
     order = byUtime
       ? `trace_end_utime ${dir}, trace_id ${dir}, action_end_utime ${dir}, action_id ${dir}`
       : `trace_end_lt ${dir}, trace_id ${dir}, action_end_lt ${dir}, action_id ${dir}`;
   } else {
-    from = 'actions';
+    from = actionsTable.name;
     order = byUtime
       ? `trace_end_utime ${dir}, trace_id ${dir}, end_utime ${dir}, action_id ${dir}`
       : `trace_end_lt ${dir}, trace_id ${dir}, end_lt ${dir}, action_id ${dir}`;
@@ -93,19 +105,21 @@ export async function findActionKeys(db: DbCore, req: Req, f: ActionFilter, page
       }
     } else if (f.actionIds !== undefined) {
       params.actionIds = f.actionIds;
-      where = ['trace_id IN (SELECT trace_id FROM actions WHERE action_id IN {actionIds:Array(String)})', 'action_id IN {actionIds:Array(String)}'];
+      where = [`trace_id IN (SELECT trace_id FROM ${actionsTable.name} WHERE action_id IN {actionIds:Array(String)})`, 'action_id IN {actionIds:Array(String)}'];
     } else if (f.mcSeqno !== undefined) {
       params.mc = f.mcSeqno;
       where = [
-        'trace_id IN (SELECT trace_id FROM trace_ends WHERE mc_seqno_end = {mc:UInt32})',
+        `trace_id IN (SELECT trace_id FROM ${traceEnds.name} WHERE mc_seqno_end = {mc:UInt32})`,
         'trace_mc_seqno_end = {mc:UInt32}',
         ...window('trace_end_lt', 'trace_end_utime'),
         ...typeFilters('type'),
       ];
+      if (f.txHashes !== undefined) (params.txHashes = f.txHashes), where.push('hasAny(tx_hashes, {txHashes:Array(String)})');
+      if (f.account !== undefined) (params.account = f.account), where.push('has(accounts, {account:String})');
     } else if (f.txHashes !== undefined) {
       params.txHashes = f.txHashes;
       where = [
-        'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_hash IN {txHashes:Array(String)})',
+        `trace_id IN (SELECT trace_id FROM ${traceTransactions.name} WHERE tx_hash IN {txHashes:Array(String)})`,
         'hasAny(tx_hashes, {txHashes:Array(String)})',
         ...window('trace_end_lt', 'trace_end_utime'),
         ...typeFilters('type'),
@@ -113,7 +127,7 @@ export async function findActionKeys(db: DbCore, req: Req, f: ActionFilter, page
       if (f.account !== undefined) (params.account = f.account), where.push('has(accounts, {account:String})');
     } else {
       // No id filter: 0026's action_listing, in its key order (by_trace_end_utime with a utime window).
-      from = 'action_listing';
+      from = actionListing.name;
       where = [...window('trace_end_lt', 'trace_end_utime'), ...typeFilters('type')];
     }
     where.push(...version('type', 'ancestor_type'));
@@ -121,23 +135,23 @@ export async function findActionKeys(db: DbCore, req: Req, f: ActionFilter, page
   const rows = await query<ActionKey>(
     db,
     req,
-    `SELECT trace_id, action_id FROM ${from}
+    `SELECT ${ACTION_KEY} FROM ${from}
      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY ${order}
      LIMIT 1 BY trace_id, action_id
      LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
     params,
   );
-  return rows.map((r) => ({ trace_id: String(r.trace_id), action_id: String(r.action_id) }));
+  return rows;
 }
 
 /** The stored rows of `keys` (by `actions`' key), in the order of `keys`; a key without a row is left out. */
 export async function readActions(db: DbCore, req: Req, keys: readonly ActionKey[]): Promise<StoredAction[]> {
   if (keys.length === 0) return [];
-  const rows = await query<{ trace_id: string; action_id: string; details: string }>(
+  const rows = await query<ActionDetailsRow>(
     db,
     req,
-    `SELECT trace_id, action_id, details FROM actions
+    `SELECT ${ACTION_DETAILS} FROM ${actionsTable.name}
      WHERE trace_id IN {traceIds:Array(String)} AND action_id IN {actionIds:Array(String)}
      LIMIT 1 BY trace_id, action_id`,
     { traceIds: [...new Set(keys.map((k) => k.trace_id))], actionIds: [...new Set(keys.map((k) => k.action_id))] },
@@ -148,55 +162,40 @@ export async function readActions(db: DbCore, req: Req, keys: readonly ActionKey
 
 /**
  * The actions of `traceIds` a client with `supported` types is shown (ton-index-go's traces: supported types, no
- * supported ancestor), per trace in (start_lt, end_lt) order; and which traces have any action stored at all
- * (classified).
+ * supported ancestor), per trace in (start_lt, end_lt) order.
  */
-export async function readTraceActions(
-  db: DbCore,
-  req: Req,
-  traceIds: readonly string[],
-  supported: readonly string[] | null,
-): Promise<{ actions: Map<string, StoredAction[]>; classified: Set<string> }> {
+export async function readTraceActions(db: DbCore, req: Req, traceIds: readonly string[], supported: readonly string[]): Promise<Map<string, StoredAction[]>> {
   const actions = new Map<string, StoredAction[]>();
-  const classified = new Set<string>();
-  if (traceIds.length === 0) return { actions, classified };
-  if (supported === null) {
-    const rows = await query<{ trace_id: string }>(db, req, 'SELECT DISTINCT trace_id FROM actions WHERE trace_id IN {ids:Array(String)}', { ids: traceIds });
-    for (const r of rows) classified.add(String(r.trace_id));
-    return { actions, classified };
-  }
-  const rows = await query<{ trace_id: string; shown: number | boolean; details: string }>(
+  if (traceIds.length === 0) return actions;
+  const rows = await query<ActionDetailsRow>(
     db,
     req,
-    `SELECT trace_id, (type IN {supported:Array(String)} AND NOT hasAny(ancestor_type, {supported:Array(String)})) AS shown, details
-     FROM actions WHERE trace_id IN {ids:Array(String)}
+    `SELECT ${ACTION_DETAILS} FROM ${actionsTable.name}
+     WHERE trace_id IN {ids:Array(String)} AND type IN {supported:Array(String)} AND NOT hasAny(ancestor_type, {supported:Array(String)})
      LIMIT 1 BY trace_id, action_id`,
     { ids: traceIds, supported },
   );
   for (const r of rows) {
-    const id = String(r.trace_id);
-    classified.add(id);
-    if (!(r.shown === true || Number(r.shown) === 1)) continue;
-    let list = actions.get(id);
-    if (!list) actions.set(id, (list = []));
+    let list = actions.get(r.trace_id);
+    if (!list) actions.set(r.trace_id, (list = []));
     list.push(JSON.parse(r.details) as StoredAction);
   }
   const cmp = (a: string, b: string): number => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
   for (const list of actions.values()) list.sort((a, b) => cmp(String(a.start_lt), String(b.start_lt)) || cmp(String(a.end_lt), String(b.end_lt)));
-  return { actions, classified };
+  return actions;
 }
 
 /** The (account, lt) of the transactions `txHashes` of the traces `traceIds` (trace_transactions' key). */
 export async function actionTransactionKeys(db: DbCore, req: Req, traceIds: readonly string[], txHashes: readonly string[]): Promise<Map<string, { account: string; lt: string }>> {
   const out = new Map<string, { account: string; lt: string }>();
   if (traceIds.length === 0 || txHashes.length === 0) return out;
-  const rows = await query<{ tx_hash: string; tx_account: string; tx_lt: string }>(
+  const rows = await query<TraceTxKeyRow>(
     db,
     req,
-    `SELECT tx_hash, tx_account, toString(tx_lt) AS tx_lt FROM trace_transactions
+    `SELECT ${selectList(TRACE_TX_KEY_COLUMNS)} FROM ${traceTransactions.name}
      WHERE trace_id IN {ids:Array(String)} AND tx_hash IN {hashes:Array(String)} LIMIT 1 BY tx_hash`,
     { ids: traceIds, hashes: txHashes },
   );
-  for (const r of rows) out.set(String(r.tx_hash), { account: String(r.tx_account), lt: String(r.tx_lt) });
+  for (const r of rows) out.set(r.tx_hash, { account: r.tx_account, lt: r.tx_lt });
   return out;
 }

@@ -1,3 +1,11 @@
+import { selectList } from '../../../shared/store/tables/columns.js';
+import { messageSidePoints } from '../../../shared/store/tables/message-side-points.js';
+import { messageSides } from '../../../shared/store/tables/message-sides.js';
+import { traceEdges } from '../../../shared/store/tables/trace-edges.js';
+import { type TraceEndRow, traceEnds } from '../../../shared/store/tables/trace-ends.js';
+import { TRACE_TX_KEY_COLUMNS, type TraceTxKeyRow, traceTransactions } from '../../../shared/store/tables/trace-transactions.js';
+import { type TraceRow, traces } from '../../../shared/store/tables/traces.js';
+import { TRANSACTION_KEY_COLUMNS, transactions } from '../../../shared/store/tables/transactions.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
 import { type Sort, type TransactionRecord, type TxKey, compareU64 } from './records.js';
 
@@ -14,6 +22,9 @@ import { type Sort, type TransactionRecord, type TxKey, compareU64 } from './rec
  *    ({@link TxKey}, repo/transactions.ts), with the trace tree built from their messages.
  */
 
+/** What a trace read returns: the newest row of each trace, every column (shared/store/tables/traces.ts). */
+const TRACE_COLUMNS = selectList(traces.written);
+
 /** TON Center's `-max-trace-txs`: a larger trace is answered without its transactions (`is_incomplete`). */
 export const MAX_TRACE_TXS = 4000;
 
@@ -29,24 +40,6 @@ export interface TraceFilter {
   end_lt?: string;
 }
 
-/** The newest row of a trace in `traces`. */
-export interface TraceRow {
-  trace_id: string;
-  external_hash: string | null;
-  mc_seqno_start: number;
-  mc_seqno_end: number;
-  start_lt: string;
-  start_utime: number;
-  end_lt: string;
-  end_utime: number;
-  state: 'complete' | 'pending' | 'broken';
-  transactions: number;
-  messages: number;
-  pending_messages: number;
-  /** The masterchain seqno whose assembly wrote the row (the newest wins). */
-  version: number;
-}
-
 /** The traces of `f`, newest row of each, in TON Center's order (`end_lt S, trace_id S`, or `end_utime S, trace_id S` with a utime window). */
 export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { limit: number; offset: number; sort: Sort }): Promise<TraceRow[]> {
   const params: Record<string, unknown> = { limit: page.limit, offset: page.offset };
@@ -56,7 +49,7 @@ export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { l
     ids = 'trace_id IN {ids:Array(String)}';
   } else if (f.txHashes !== undefined) {
     params.hashes = f.txHashes;
-    ids = 'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_hash IN {hashes:Array(String)})';
+    ids = `trace_id IN (SELECT trace_id FROM ${traceTransactions.name} WHERE tx_hash IN {hashes:Array(String)})`;
   } else if (f.msgHashes !== undefined) {
     params.hashes = f.msgHashes;
     params.sideKeys = f.msgHashes.flatMap((h) => [`${h}|in`, `${h}|out`]);
@@ -64,21 +57,21 @@ export async function findTraces(db: DbCore, req: Req, f: TraceFilter, page: { l
     // hash) starts the trace of the transaction it went to (message_sides); an external-out one belongs to its
     // sender's trace, an internal one still to deliver or bounced to nowhere too (message_side_points).
     ids = `trace_id IN (
-      SELECT trace_id FROM trace_edges WHERE msg_hash IN {hashes:Array(String)}
+      SELECT trace_id FROM ${traceEdges.name} WHERE msg_hash IN {hashes:Array(String)}
       UNION ALL
-      SELECT trace_id FROM trace_transactions WHERE tx_hash IN (
-        SELECT hash FROM transactions WHERE (account, lt) IN (
-          SELECT tx_account, tx_lt FROM message_sides WHERE lookup_hash IN {hashes:Array(String)}
+      SELECT trace_id FROM ${traceTransactions.name} WHERE tx_hash IN (
+        SELECT hash FROM ${transactions.name} WHERE (${selectList(TRANSACTION_KEY_COLUMNS)}) IN (
+          SELECT tx_account, tx_lt FROM ${messageSides.name} WHERE lookup_hash IN {hashes:Array(String)}
           UNION ALL
-          SELECT splitByChar('|', tx)[1], toUInt64(splitByChar('|', tx)[2]) FROM message_side_points
+          SELECT splitByChar('|', tx)[1], toUInt64(splitByChar('|', tx)[2]) FROM ${messageSidePoints.name}
           WHERE key IN {sideKeys:Array(String)})))`;
   } else if (f.account !== undefined) {
     params.account = f.account;
-    ids = 'trace_id IN (SELECT trace_id FROM trace_transactions WHERE tx_account = {account:String})';
+    ids = `trace_id IN (SELECT trace_id FROM ${traceTransactions.name} WHERE tx_account = {account:String})`;
   } else if (f.mcSeqno !== undefined) {
     // The traces that ended in the block, on 0027's trace_ends.by_mc_seqno_end (an older row of a trace may name
     // another block: the newest row's is checked below).
-    ids = 'trace_id IN (SELECT trace_id FROM trace_ends WHERE mc_seqno_end = {mc:UInt32})';
+    ids = `trace_id IN (SELECT trace_id FROM ${traceEnds.name} WHERE mc_seqno_end = {mc:UInt32})`;
   } else {
     return listTraces(db, req, f, page);
   }
@@ -105,33 +98,15 @@ function windowConditions(f: TraceFilter, params: Record<string, unknown>): stri
 
 /** The newest row of each trace `ids` selects, kept if it meets `where`, then `tail` (order and page). */
 async function readNewest(db: DbCore, req: Req, ids: string, where: readonly string[], tail: string, params: Record<string, unknown>): Promise<TraceRow[]> {
-  // The 64-bit lts leave as text under other names: an alias named as its column would stand for it in WHERE and
-  // ORDER BY, which then compared and sorted text.
-  const rows = await query<Omit<TraceRow, 'start_lt' | 'end_lt' | 'state'> & { start_lt_text: string; end_lt_text: string; state_text: TraceRow['state'] }>(
+  return query<TraceRow>(
     db,
     req,
-    `SELECT trace_id, external_hash, mc_seqno_start, mc_seqno_end, toString(start_lt) AS start_lt_text, start_utime,
-            toString(end_lt) AS end_lt_text, end_utime, toString(state) AS state_text, transactions, messages, pending_messages, version
-     FROM (SELECT * FROM traces WHERE ${ids} ORDER BY version DESC LIMIT 1 BY trace_id)
+    `SELECT ${TRACE_COLUMNS}
+     FROM (SELECT ${TRACE_COLUMNS} FROM ${traces.name} WHERE ${ids} ORDER BY version DESC LIMIT 1 BY trace_id)
      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
      ${tail}`,
     params,
   );
-  return rows.map(({ start_lt_text, end_lt_text, state_text, ...r }) => ({
-    ...r,
-    start_lt: start_lt_text,
-    end_lt: end_lt_text,
-    state: state_text,
-    external_hash: r.external_hash === null ? null : String(r.external_hash),
-    mc_seqno_start: Number(r.mc_seqno_start),
-    mc_seqno_end: Number(r.mc_seqno_end),
-    start_utime: Number(r.start_utime),
-    end_utime: Number(r.end_utime),
-    transactions: Number(r.transactions),
-    messages: Number(r.messages),
-    pending_messages: Number(r.pending_messages),
-    version: Number(r.version),
-  }));
 }
 
 /**
@@ -153,21 +128,21 @@ async function listTraces(db: DbCore, req: Req, f: TraceFilter, page: { limit: n
   for (let from = 0; out.length < page.limit; from += chunk, chunk = Math.min(2 * chunk, 10_000)) {
     const params: Record<string, unknown> = { chunk, from };
     const where = windowConditions(f, params);
-    const candidates = await query<{ trace_id: string; version: number }>(
+    const candidates = await query<Pick<TraceEndRow, 'trace_id' | 'version'>>(
       db,
       req,
-      `SELECT trace_id, version FROM trace_ends ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      `SELECT ${selectList<TraceEndRow>(['trace_id', 'version'])} FROM ${traceEnds.name} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY ${key} ${dir}, trace_id ${dir} LIMIT {chunk:UInt32} OFFSET {from:UInt64}`,
       params,
     );
     if (candidates.length === 0) break;
-    const ids = [...new Set(candidates.map((c) => String(c.trace_id)))].filter((id) => !seen.has(id));
+    const ids = [...new Set(candidates.map((c) => c.trace_id))].filter((id) => !seen.has(id));
     const newest = new Map(
       (ids.length === 0 ? [] : await readNewest(db, req, 'trace_id IN {ids:Array(String)}', [], '', { ids })).map((t) => [t.trace_id, t]),
     );
     for (const c of candidates) {
-      const t = newest.get(String(c.trace_id));
-      if (!t || t.version !== Number(c.version) || seen.has(t.trace_id)) continue;
+      const t = newest.get(c.trace_id);
+      if (!t || t.version !== c.version || seen.has(t.trace_id)) continue;
       seen.add(t.trace_id);
       if (toSkip > 0) {
         toSkip--;
@@ -190,18 +165,18 @@ export interface TraceTxKey extends TxKey {
 export async function traceTransactionKeys(db: Db, req: Req, traceIds: readonly string[]): Promise<Map<string, TraceTxKey[]>> {
   const out = new Map<string, TraceTxKey[]>();
   if (traceIds.length === 0) return out;
-  const rows = await query<{ trace_id: string; tx_hash: string; tx_account: string; tx_lt: string }>(
+  const rows = await query<TraceTxKeyRow>(
     db,
     req,
     // Replayed rows repeat a transaction (same key).
-    `SELECT trace_id, tx_hash, tx_account, toString(tx_lt) AS tx_lt FROM trace_transactions WHERE trace_id IN {ids:Array(String)}
+    `SELECT ${selectList(TRACE_TX_KEY_COLUMNS)} FROM ${traceTransactions.name} WHERE trace_id IN {ids:Array(String)}
      LIMIT 1 BY trace_id, tx_lt, tx_hash`,
     { ids: traceIds },
   );
   for (const r of rows) {
-    let list = out.get(String(r.trace_id));
-    if (!list) out.set(String(r.trace_id), (list = []));
-    list.push({ hash: String(r.tx_hash), account: String(r.tx_account), lt: String(r.tx_lt) });
+    let list = out.get(r.trace_id);
+    if (!list) out.set(r.trace_id, (list = []));
+    list.push({ hash: r.tx_hash, account: r.tx_account, lt: r.tx_lt });
   }
   for (const list of out.values()) list.sort((a, b) => compareU64(a.lt, b.lt) || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
   return out;

@@ -4,7 +4,8 @@ import { notFound } from '../errors.js';
 import { hasMasterchainBlock } from '../repo/blocks.js';
 import { type StoredAction, actionAddresses, actionWire } from '../../../shared/ton/actions/api.js';
 import { readTraceActions } from '../repo/actions.js';
-import { MAX_TRACE_TXS, type TraceFilter, type TraceRow, findTraces, traceTransactionKeys, traceTree } from '../repo/traces.js';
+import type { TraceRow } from '../../../shared/store/tables/traces.js';
+import { MAX_TRACE_TXS, type TraceFilter, findTraces, traceTransactionKeys, traceTree } from '../repo/traces.js';
 import { loadTransactions, transactionAddresses } from '../repo/transactions.js';
 import type { TransactionRecord } from '../repo/records.js';
 import { IndexError } from '../schemas/records.js';
@@ -40,19 +41,15 @@ export function traceRoutes(app: App, deps: RouteDeps): void {
     // Every trace's transactions in one read (the transaction reads batch their statements).
     const { transactions, codes } = await loadTransactions(deps.db, req.tf, [...keysOf.values()].flat());
     const byHash = new Map(transactions.map((t) => [t.hash, t]));
-    // The classified actions of the traces whose transactions are loaded (ton-index-go reads the others' neither),
-    // shown by the client's supported types; a trace with stored actions is classified.
-    const { actions, classified } = await readTraceActions(
-      deps.db,
-      req.tf,
-      loadable,
-      includeActions ? supportedTypes(req, q.supported_action_types) : null,
-    );
+    // The actions of the traces whose transactions are loaded (ton-index-go reads the others' neither), shown by the
+    // client's supported types.
+    const actions = includeActions ? await readTraceActions(deps.db, req.tf, loadable, supportedTypes(req, q.supported_action_types)) : new Map<string, StoredAction[]>();
     const out = rows.map((row) =>
-      traceWire(row, (keysOf.get(row.trace_id) ?? []).flatMap((k) => byHash.get(k.hash) ?? []), {
-        classified: classified.has(row.trace_id),
-        actions: includeActions ? (actions.get(row.trace_id) ?? []) : null,
-      }),
+      traceWire(
+        row,
+        (keysOf.get(row.trace_id) ?? []).flatMap((k) => byHash.get(k.hash) ?? []),
+        includeActions ? (actions.get(row.trace_id) ?? []) : null,
+      ),
     );
     const addresses = [...transactionAddresses(transactions), ...[...actions.values()].flat().flatMap(actionAddresses)];
     return { traces: out, address_book: await book(deps, req, addresses, codes), metadata: emptyMetadata() };
@@ -98,7 +95,7 @@ export function traceRoutes(app: App, deps: RouteDeps): void {
  * A trace as TON Center prints it (api-v3.md §3.2), its transactions in lt order; `actions`: the trace's actions
  * (include_actions), or null to leave them out.
  */
-function traceWire(row: TraceRow, txs: readonly TransactionRecord[], cls: { classified: boolean; actions: StoredAction[] | null }) {
+function traceWire(row: TraceRow, txs: readonly TransactionRecord[], actions: StoredAction[] | null) {
   const incomplete = row.transactions > MAX_TRACE_TXS;
   const { tree, missing } = incomplete || txs.length === 0 ? { tree: null, missing: false } : traceTree(row.trace_id, txs);
   const warning = incomplete ? 'trace is too large' : missing ? 'missing node in trace found' : undefined;
@@ -116,12 +113,13 @@ function traceWire(row: TraceRow, txs: readonly TransactionRecord[], cls: { clas
       messages: row.messages,
       transactions: row.transactions,
       pending_messages: row.pending_messages,
-      // The action stage stores a trace's actions once it classified the trace (services/actions/stage.ts).
-      classification_state: cls.classified ? ('ok' as const) : ('unclassified' as const),
+      // TON Center's classifier no longer sets it (since its "Atomic classification", 2025-02): a stored trace keeps
+      // the column's default, classified or not, with or without actions (indexing-semantics.md §1.2).
+      classification_state: 'unclassified' as const,
     },
     is_incomplete: incomplete,
     ...(warning !== undefined ? { warning } : {}),
-    ...(cls.actions !== null ? { actions: cls.actions.map((a) => actionWire(a, { includeAccounts: false })) } : {}),
+    ...(actions !== null ? { actions: actions.map((a) => actionWire(a, { includeAccounts: false })) } : {}),
     ...(tree ? { trace: tree } : {}),
     transactions_order: txs.map((t) => t.hash),
     transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),

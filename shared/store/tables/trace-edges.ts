@@ -11,3 +11,8 @@ export const traceEdges = table('trace_edges', {
 });
 
 export type TraceEdgeRow = RowOf<typeof traceEdges.columns>;
+
+/** Every column but the version: what the trace stage reloads of the edges of its in-flight traces. */
+export const TRACE_EDGE_STATE_COLUMNS = ['msg_hash', 'trace_id', 'left_tx', 'right_tx', 'mc_seqno_created'] as const satisfies ReadonlyArray<keyof TraceEdgeRow>;
+
+export type TraceEdgeStateRow = Pick<TraceEdgeRow, (typeof TRACE_EDGE_STATE_COLUMNS)[number]>;

@@ -12,3 +12,13 @@ export const traceTransactions = table('trace_transactions', {
 });
 
 export type TraceTransactionRow = RowOf<typeof traceTransactions.columns>;
+
+/** A trace's transaction and its key (account, lt), by which the transaction reads load it. */
+export const TRACE_TX_KEY_COLUMNS = ['trace_id', 'tx_hash', 'tx_account', 'tx_lt'] as const satisfies ReadonlyArray<keyof TraceTransactionRow>;
+
+export type TraceTxKeyRow = Pick<TraceTransactionRow, (typeof TRACE_TX_KEY_COLUMNS)[number]>;
+
+/** Every column but the version: what the trace stage reloads of the transactions of its in-flight traces. */
+export const TRACE_TX_STATE_COLUMNS = [...TRACE_TX_KEY_COLUMNS, 'tx_now', 'mc_seqno'] as const satisfies ReadonlyArray<keyof TraceTransactionRow>;
+
+export type TraceTxStateRow = Pick<TraceTransactionRow, (typeof TRACE_TX_STATE_COLUMNS)[number]>;
