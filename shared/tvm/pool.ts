@@ -11,7 +11,7 @@ import type { GetMethodJob, GetMethodOutcome, TransactionJob, TransactionOutcome
  * contract may compute, the time limit bounds what that costs here.
  *
  * The configuration (over 100 KB, the same job after job) goes to a worker only when it differs from the one that
- * worker was last given: copying it into every message cost the serving thread more than the rest of the job.
+ * worker was last given: structured-cloning it into every message is work on the serving thread for each job.
  */
 
 export interface TvmPoolOptions {
