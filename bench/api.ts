@@ -95,7 +95,7 @@ function hostTicks(): { iowait: number; steal: number } | null {
 }
 
 /** Starts watching this process's GC pauses and event loop delay; the returned function stops and reports. */
-function watchPauses(): () => ProcessPauses {
+export function watchPauses(): () => ProcessPauses {
   let max = 0;
   let major = 0;
   const gc = new PerformanceObserver((list) => {

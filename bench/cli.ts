@@ -56,7 +56,8 @@ const BENCH_USAGE =
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
   '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]' +
-  '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR]' +
+  '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR] [--store-dir DIR]' +
+  '\n         (--store-dir: build the store there once and reuse it in later runs with the same --transactions)' +
   '\n       tonflow bench full-states [--dir DIR]';
 
 /**
@@ -168,8 +169,9 @@ async function benchApi(opts: string[], repoRoot: string): Promise<number> {
 
 /** `bench tvm`: runGetMethod and getAddressInformation p99 at a fixed rate on one gateway; writes bench/RESULTS.md. */
 async function benchTvm(opts: string[], repoRoot: string): Promise<number> {
-  onlyOptions(opts, ['--json', '--transactions', '--rate', '--seconds', '--connections', '--workers', '--dir']);
+  onlyOptions(opts, ['--json', '--transactions', '--rate', '--seconds', '--connections', '--workers', '--dir', '--store-dir']);
   const dir = blockDir(opts, repoRoot);
+  const storeDir = flag(opts, '--store-dir');
   const { runTvmBench } = await import('./tvm.js');
   const result = await runTvmBench({
     transactions: Math.round(positiveOption(opts, '--transactions', 1_000_000)),
@@ -178,6 +180,7 @@ async function benchTvm(opts: string[], repoRoot: string): Promise<number> {
     seconds: positiveOption(opts, '--seconds', 20),
     connections: Math.round(positiveOption(opts, '--connections', 64)),
     workers: Math.round(positiveOption(opts, '--workers', 2)),
+    storeDir: storeDir === undefined ? null : path.resolve(storeDir),
     resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
     command: `npm run bench -- tvm${opts.length ? ' ' + opts.join(' ') : ''}`,
     progress: (line) => process.stderr.write(`${line}\n`),

@@ -38,6 +38,20 @@ export interface LoadOutput {
   timeouts: number;
   /** Longest this process's event loop was late while the run lasted: how late requests left because of the generator itself. */
   loop_delay_max_ms: number;
+  /**
+   * p99 of the time the server reports it spent on each answered request (its `Server-Timing: app;dur=…`; 0 when it
+   * sends none): a latency tail far above it was spent outside the handler (waiting for the server's event loop,
+   * the sockets, this process).
+   */
+  server_p99: number;
+}
+
+/** The `app;dur=` of a Server-Timing header in ms (Go's Duration text, services/gateway/server-timing.ts); null without one. */
+export function serverMs(header: string | string[] | undefined): number | null {
+  const m = /app;dur=([\d.]+)(ns|\u00c2\u00b5s|\u00b5s|ms|s)\b/.exec(Array.isArray(header) ? header.join(',') : (header ?? ''));
+  if (!m) return null;
+  const scale: Record<string, number> = { ns: 1e-6, '\u00c2\u00b5s': 1e-3, '\u00b5s': 1e-3, ms: 1, s: 1e3 };
+  return Number(m[1]) * scale[m[2]!]!;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -50,6 +64,7 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
   const interval = 1000 / spec.rate;
   const total = Math.max(1, Math.round(spec.rate * spec.seconds));
   const latencies: number[] = [];
+  const serverTimes: number[] = [];
   let sent = 0;
   let settled = 0;
   let non2xx = 0;
@@ -79,6 +94,7 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
       agent.destroy();
       loop.disable();
       latencies.sort((a, b) => a - b);
+      serverTimes.sort((a, b) => a - b);
       const q = (p: number): number => (latencies.length === 0 ? 0 : round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!));
       resolve({
         requests: settled,
@@ -91,6 +107,7 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
         errors,
         timeouts,
         loop_delay_max_ms: round(loop.max / 1e6),
+        server_p99: serverTimes.length === 0 ? 0 : round(serverTimes[Math.min(serverTimes.length - 1, Math.floor(0.99 * serverTimes.length))]!),
       });
     };
     const settle = (req: http.ClientRequest): void => {
@@ -114,6 +131,8 @@ export function runLoadHere(spec: LoadSpec): Promise<LoadOutput> {
           if (finished) return;
           if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) non2xx++;
           latencies.push(performance.now() - due);
+          const server = serverMs(res.headers['server-timing']);
+          if (server !== null) serverTimes.push(server);
           settle(req);
         });
       });

@@ -1,29 +1,37 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { buildApp } from '../services/gateway/app.js';
-import { STORE_TABLES, toRows } from '../services/indexer/rows.js';
+import { STORE_TABLES, accountStatesToRows, toRows } from '../services/indexer/rows.js';
+import { NonRetryableError } from '../shared/runtime/errors.js';
 import { createLogger } from '../shared/runtime/logger.js';
 import { createMetrics } from '../shared/runtime/metrics.js';
 import { actors } from '../shared/sources/devnet/genesis.js';
 import { createDevnetSource } from '../shared/sources/devnet/source.js';
 import { createStore } from '../shared/store/client.js';
+import type { Store } from '../shared/store/store.js';
 import { migrate } from '../shared/store/migrate.js';
 import { decodeBlock } from '../shared/ton/decode-block.js';
 import { createTvmPool } from '../shared/tvm/pool.js';
-import { loadDir, runLoad } from './api.js';
+import { type ProcessPauses, loadDir, runLoad, watchPauses } from './api.js';
 import { writeCorpus } from './corpus.js';
 import type { LoadOutput } from './load-generator.js';
 import { machineLine, writeResultsSection } from './results.js';
 
 /**
- * `npm run bench -- tvm`: one gateway with its TVM on a worker pool, beside a devnet source (the account states a
- * get-method runs on), over an embedded store of `transactions` transactions (bench/corpus.ts on the fixture blocks,
- * as `bench api` builds it) plus the devnet's own blocks. bench/load-generator.ts, in a child process, sends
- * v2 `runGetMethod` (a devnet wallet's `seqno`, POST) and then v2 `getAddressInformation` (accounts sampled from the
- * store) open-loop at `rate` requests per second; latencies run from each request's due time.
+ * `npm run bench -- tvm`: one gateway with its TVM on a worker pool, beside a devnet source, over an embedded store
+ * of `transactions` transactions (bench/corpus.ts on the fixture blocks, as `bench api` builds it) plus the devnet's
+ * genesis account states (every wallet's code and data, as the pipeline writes the first group's state snapshot) and
+ * its own blocks. bench/load-generator.ts, in a child process, sends v2 `runGetMethod` (`seqno`, POST) to a dozen of
+ * the devnet's wallets, then to all of them, and then v2 `getAddressInformation` (every account of the store: the
+ * devnet's wallets and the corpus's accounts) open-loop at `rate` requests per second; latencies run from each
+ * request's due time.
  * Target: p99 ≤ 25 ms for both.
+ *
+ * With `storeDir` the store and the devnet are built there once and reused by later runs with the same
+ * `transactions` (a store of 1M transactions takes minutes to build on a small host); a reused devnet seals two more
+ * block pairs, so the head still moves before the run.
  */
 
 export interface TvmBenchOptions {
@@ -33,6 +41,8 @@ export interface TvmBenchOptions {
   seconds: number;
   connections: number;
   workers: number;
+  /** Keep the store and the devnet in this folder between runs (built when empty, reused when built before). */
+  storeDir?: string | null;
   resultsFile: string | null;
   command: string;
   progress?: (line: string) => void;
@@ -42,11 +52,15 @@ export interface TvmBenchEndpoint extends LoadOutput {
   name: string;
   distinct: number;
   met: boolean;
+  /** The gateway's process (this one) while the measured run lasted. */
+  process: ProcessPauses;
 }
 
 export interface TvmBenchResult {
   transactions_stored: number;
   build_s: number;
+  /** When the store was reused from `storeDir`: when it was built. */
+  reused_from: string | null;
   rate: number;
   seconds: number;
   workers: number;
@@ -55,36 +69,101 @@ export interface TvmBenchResult {
 }
 
 const TARGET_P99_MS = 25;
-const WALLETS_PER_KIND = 4;
+/** v3r2, v4r2 and v5r1 wallets 1000 each (and 250 highload): thousands of distinct accounts with code and data. */
+const WALLETS_PER_KIND = 1000;
+/** What a store folder records about the store it holds (`storeDir`). */
+const STORE_MARK = 'bench-tvm.json';
+/** Wallets of the first runGetMethod run: as many as this benchmark asked before it had the devnet's genesis states. */
+const HOT_WALLETS = 12;
 
-export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult> {
-  const progress = opts.progress ?? (() => {});
-  const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-tvm-'));
-  const seed = 'bench-tvm';
-  const source = await createDevnetSource({ dataDir: path.join(work, 'devnet'), blockMs: 0, traffic: 'none', seed, walletsPerKind: WALLETS_PER_KIND });
-  const store = await createStore({ mode: 'embedded', dataDir: path.join(work, 'data'), database: 'bench_tvm' }, { queryTimeoutMs: 30_000 });
-  const tvm = createTvmPool({ workers: opts.workers, timeoutMs: 30_000 });
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+interface StoreMark {
+  transactions: number;
+  walletsPerKind: number;
+  stored: number;
+  build_s: number;
+  built_at: string;
+}
+
+/** The store folder's record, null when the folder is new; throws when it holds something else. */
+function readMark(dir: string, transactions: number): StoreMark | null {
+  const file = path.join(dir, STORE_MARK);
+  if (!existsSync(file)) {
+    if (existsSync(dir) && readdirSync(dir).length > 0) throw new NonRetryableError('BENCH_STORE_DIR', `--store-dir ${dir} is not empty and holds no ${STORE_MARK}: give an empty or new folder`);
+    return null;
+  }
+  const mark = JSON.parse(readFileSync(file, 'utf8')) as StoreMark;
+  if (mark.transactions !== transactions || mark.walletsPerKind !== WALLETS_PER_KIND) {
+    throw new NonRetryableError(
+      'BENCH_STORE_DIR',
+      `--store-dir ${dir} holds a store built for --transactions ${mark.transactions} (${mark.walletsPerKind} wallets per kind); ` +
+        `asked for ${transactions} (${WALLETS_PER_KIND}): give another folder`,
+    );
+  }
+  return mark;
+}
+
+/** Inserts the rows of the devnet's next `groups` block pairs (and of a state snapshot that comes with one). */
+async function sealInto(store: Store, source: Awaited<ReturnType<typeof createDevnetSource>>, groups: number, withGenesis: boolean): Promise<void> {
+  const from = source.head + 1;
+  for (let i = 0; i < groups; i++) await source.sealNext();
+  // Read back as the pipeline does: the first group of a new chain carries the genesis accounts' states.
+  const stop = new AbortController();
+  const it = source.groups(withGenesis ? null : JSON.stringify({ mcSeqno: from - 1 }), stop.signal)[Symbol.asyncIterator]();
   try {
-    await migrate(store);
-    const t0 = performance.now();
-    const corpusDir = path.join(work, 'corpus');
-    progress(`writing a corpus of ${opts.transactions} transactions to ${corpusDir}`);
-    writeCorpus({ fromDir: opts.fixturesDir, outDir: corpusDir, transactions: opts.transactions });
-    await loadDir(store, opts.fixturesDir, progress);
-    await loadDir(store, corpusDir, progress);
-    // The devnet's blocks, so the gateway knows a masterchain head the get-methods run at.
-    for (let i = 0; i < 2; i++) {
-      const group = await source.sealNext();
+    for (let n = 0; n < source.head - from + 1; n++) {
+      const { value: group, done } = await it.next();
+      if (done) break;
+      if (group.states) {
+        const rows = accountStatesToRows(group.states.accounts);
+        for (const t of ['account_states', 'latest_account_states', 'cells'] as const) await store.insert(t, rows[t]);
+      }
       for (const b of group.blocks) {
         const rows = toRows(decodeBlock(b.data), { mcSeqno: b.mcSeqno ?? group.mcSeqno, points: true });
         for (const t of STORE_TABLES) await store.insert(t, rows[t]);
       }
     }
-    const buildS = (performance.now() - t0) / 1000;
+  } finally {
+    stop.abort();
+    await it.return?.();
+  }
+}
+
+export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult> {
+  const progress = opts.progress ?? (() => {});
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-tvm-'));
+  const keep = opts.storeDir ? path.resolve(opts.storeDir) : null;
+  const mark = keep ? readMark(keep, opts.transactions) : null;
+  const home = keep ?? work;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const seed = 'bench-tvm';
+  const t0 = performance.now();
+  if (mark) progress(`reusing the store in ${keep} (${mark.stored} transactions, built ${mark.built_at})`);
+  else progress(`opening a devnet of ${WALLETS_PER_KIND} wallets per kind`);
+  const source = await createDevnetSource({ dataDir: path.join(home, 'devnet'), blockMs: 0, traffic: 'none', seed, walletsPerKind: WALLETS_PER_KIND });
+  const store = await createStore({ mode: 'embedded', dataDir: path.join(home, 'data'), database: 'bench_tvm' }, { queryTimeoutMs: 30_000 });
+  const tvm = createTvmPool({ workers: opts.workers, timeoutMs: 30_000 });
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    await migrate(store);
+    if (!mark) {
+      const corpusDir = path.join(work, 'corpus');
+      progress(`writing a corpus of ${opts.transactions} transactions to ${corpusDir}`);
+      writeCorpus({ fromDir: opts.fixturesDir, outDir: corpusDir, transactions: opts.transactions });
+      await loadDir(store, opts.fixturesDir, progress);
+      await loadDir(store, corpusDir, progress);
+      rmSync(corpusDir, { recursive: true, force: true });
+    }
+    // The devnet's blocks, so the gateway knows a masterchain head the get-methods run at (and, on a new chain, the
+    // genesis states the wallets' get-methods run on).
+    await sealInto(store, source, 2, !mark);
+    const buildS = mark ? mark.build_s : (performance.now() - t0) / 1000;
     const [count] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
     const stored = Number(count!.n);
-    progress(`store built in ${buildS.toFixed(0)} s: ${stored} transactions`);
+    if (keep && !mark) {
+      const built: StoreMark = { transactions: opts.transactions, walletsPerKind: WALLETS_PER_KIND, stored, build_s: Math.round(buildS), built_at: new Date().toISOString() };
+      writeFileSync(path.join(keep, STORE_MARK), JSON.stringify(built, null, 2) + '\n');
+    }
+    progress(`store ${mark ? 'reused' : `built in ${buildS.toFixed(0)} s`}: ${stored} transactions`);
 
     const sampled = await store.query<{ v: string }>(
       'SELECT account AS v FROM latest_account_states GROUP BY account ORDER BY cityHash64(account) LIMIT 20000',
@@ -116,11 +195,12 @@ export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult
     const probeBody = (await probe.json()) as { ok?: boolean; result?: { exit_code?: number } };
     if (probe.status !== 200 || probeBody.result?.exit_code !== 0) throw new Error(`runGetMethod seqno answered ${probe.status} ${JSON.stringify(probeBody)}`);
 
+    const seqno = (w: string) => ({ path: '/api/v2/runGetMethod', body: JSON.stringify({ address: w, method: 'seqno', stack: [] }) });
+    // The same few wallets again and again (what the outcome cache serves once each has run), then all of them (each
+    // one's first ask runs the TVM); then every account of the store.
     const endpoints: Array<{ name: string; paths?: string[]; posts?: Array<{ path: string; body: string }> }> = [
-      {
-        name: 'v2 runGetMethod seqno (POST)',
-        posts: wallets.map((w) => ({ path: '/api/v2/runGetMethod', body: JSON.stringify({ address: w, method: 'seqno', stack: [] }) })),
-      },
+      { name: `v2 runGetMethod seqno (POST), ${HOT_WALLETS} wallets`, posts: wallets.slice(0, HOT_WALLETS).map(seqno) },
+      { name: 'v2 runGetMethod seqno (POST), every wallet', posts: wallets.map(seqno) },
       { name: 'v2 getAddressInformation', paths: accounts.map((a) => `/api/v2/getAddressInformation?address=${encodeURIComponent(a)}`) },
     ];
     const results: TvmBenchEndpoint[] = [];
@@ -129,13 +209,15 @@ export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult
       progress(`${e.name}: warm-up`);
       await runLoad({ ...spec, rate: opts.rate, seconds: Math.max(2, opts.seconds / 4) });
       progress(`${e.name}: ${opts.rate} req/s for ${opts.seconds} s`);
+      const pauses = watchPauses();
       const out = await runLoad({ ...spec, rate: opts.rate, seconds: opts.seconds });
-      results.push({ name: e.name, distinct: (e.paths ?? e.posts ?? []).length, ...out, met: out.p99 <= TARGET_P99_MS && out.non2xx === 0 && out.errors === 0 && out.timeouts === 0 });
+      results.push({ name: e.name, distinct: (e.paths ?? e.posts ?? []).length, ...out, process: pauses(), met: out.p99 <= TARGET_P99_MS && out.non2xx === 0 && out.errors === 0 && out.timeouts === 0 });
       progress(`${e.name}: p99 ${out.p99} ms at ${out.rps} req/s`);
     }
     const result: TvmBenchResult = {
       transactions_stored: stored,
       build_s: Math.round(buildS),
+      reused_from: mark ? mark.built_at : null,
       rate: opts.rate,
       seconds: opts.seconds,
       workers: opts.workers,
@@ -153,21 +235,33 @@ export async function runTvmBench(opts: TvmBenchOptions): Promise<TvmBenchResult
   }
 }
 
+/** How many distinct parameters each endpoint was asked with. */
+function distinctNote(r: TvmBenchResult): string {
+  const accounts = r.endpoints.find((e) => !e.name.startsWith('v2 runGetMethod'))?.distinct ?? 0;
+  const wallets = Math.max(0, ...r.endpoints.filter((e) => e.name.startsWith('v2 runGetMethod')).map((e) => e.distinct));
+  return `${wallets} wallets asked their seqno, ${accounts} distinct accounts asked for (the "distinct params" column)`;
+}
+
 function render(r: TvmBenchResult, command: string): string {
   const rows = r.endpoints.map(
     (e) =>
-      `| ${e.name} | ${e.distinct} | ${e.requests} | ${e.rps.toFixed(1)} | ${e.p50} | ${e.p90} | ${e.p99} | ${e.max} | ${e.non2xx}/${e.errors}/${e.timeouts} | ${e.met ? 'met' : 'NOT met'} |`,
+      `| ${e.name} | ${e.distinct} | ${e.requests} | ${e.rps.toFixed(1)} | ${e.p50} | ${e.p90} | ${e.p99} | ${e.max} | ${e.server_p99} | ` +
+      `${e.process.gc_max_ms} (${e.process.gc_major}) | ${e.process.loop_delay_max_ms} / ${e.loop_delay_max_ms} | ${e.process.steal_ms ?? '?'} | ` +
+      `${e.non2xx}/${e.errors}/${e.timeouts} | ${e.met ? 'met' : 'NOT met'} |`,
   );
   return [
     '## TVM and v2 account reads (`bench tvm`)',
     '',
     `Command: \`${command}\``,
     `Machine: ${machineLine()}; load average at the end ${r.load_average.join(', ')}.`,
-    `One gateway, TVM pool of ${r.workers} worker(s), embedded store of ${r.transactions_stored} transactions (built in ${r.build_s} s);` +
+    `One gateway, TVM pool of ${r.workers} worker(s), embedded store of ${r.transactions_stored} transactions (built in ${r.build_s} s` +
+      `${r.reused_from ? `, at ${r.reused_from}, and reused` : ''}); ${distinctNote(r)};` +
       ` open-loop at ${r.rate} req/s for ${r.seconds} s per endpoint after a warm-up; latencies from each request's due time. Target p99 ≤ ${TARGET_P99_MS} ms.`,
     '',
-    '| endpoint | distinct params | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx/errors/timeouts | target |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| endpoint | distinct params | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | server p99 ms | gateway GC max ms (full) | event loop late max ms, gateway / generator | host steal ms | non-2xx/errors/timeouts | target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    '"server p99" is the p99 of the time the gateway reports for its handler (Server-Timing); latency above it was spent waiting outside the handler.',
   ].join('\n');
 }

@@ -1,16 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { runLoadHere } from '../bench/load-generator.js';
+import { runLoadHere, serverMs } from '../bench/load-generator.js';
+import { serverTiming } from '../services/gateway/server-timing.js';
 
 /** A local server whose handler holds the event loop for `blockMs` per request (0: answers at once). */
-async function server(blockMs: number, status = 200): Promise<{ url: string; seen: string[] }> {
+async function server(blockMs: number, status = 200, timing?: string): Promise<{ url: string; seen: string[] }> {
   const seen: string[] = [];
   const s = http.createServer((req, res) => {
     seen.push(req.url ?? '');
     const until = Date.now() + blockMs;
     while (Date.now() < until);
-    res.writeHead(status, { 'content-type': 'application/json' });
+    res.writeHead(status, { 'content-type': 'application/json', ...(timing ? { 'server-timing': timing } : {}) });
     res.end('{"ok":true}');
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
@@ -52,5 +53,18 @@ describe('bench/load-generator.ts (the api benchmark\'s open-loop load)', () => 
     const out = await runLoadHere({ url, paths: ['/'], rate: 100, seconds: 0.5, connections: 4 });
     expect(out.requests).toBe(50);
     expect(out.non2xx).toBe(50);
+  });
+
+  it("reads the server's own time from the gateway's Server-Timing header, as it arrives over a socket", async () => {
+    // serverTiming writes Go's Duration text with the micro sign as UTF-8 bytes; Node reads header bytes as latin1.
+    const { url } = await server(0, 200, serverTiming(0.5));
+    const out = await runLoadHere({ url, paths: ['/'], rate: 100, seconds: 0.3, connections: 4 });
+    expect(out.server_p99).toBe(0.5);
+    const slow = await server(0, 200, serverTiming(12.5));
+    expect((await runLoadHere({ url: slow.url, paths: ['/'], rate: 100, seconds: 0.3, connections: 4 })).server_p99).toBe(12.5);
+    expect(serverMs(Buffer.from(serverTiming(0.0125), 'latin1').toString('latin1'))).toBeCloseTo(0.0125, 6);
+    expect(serverMs(serverTiming(2500))).toBe(2500);
+    expect(serverMs(serverTiming(0.00085))).toBeCloseTo(0.00085, 8);
+    expect(serverMs(undefined)).toBeNull();
   });
 });

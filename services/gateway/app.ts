@@ -453,7 +453,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }
     reply.header('server-timing', serverTiming(reply.elapsedTime));
     reply.header('x-api-version', isV2(req) ? API_VERSION.v2 : API_VERSION.v3);
-    return payload;
+    // Node writes the head together with a string body in the body's encoding (UTF-8), which would encode the
+    // Server-Timing micro sign's two bytes again; with a Buffer body the head goes out as latin1, byte for byte.
+    return typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
   });
 
   app.addHook('onResponse', async (req, reply) => {

@@ -4,7 +4,7 @@ import type { TvmAccountState } from '../../shared/tvm/account.js';
 import type { Tvm } from '../../shared/tvm/executor.js';
 import { MAINNET_CONFIG_BOC } from '../../shared/tvm/mainnet-config.js';
 import { withGetMethodCache } from '../../shared/tvm/result-cache.js';
-import { type AccountStateProvider, type StateAt, type TvmBlockRef, TvmService } from '../../shared/tvm/service.js';
+import { type AccountStateProvider, type StateAt, type TvmBlockRef, TvmService, createStackReader } from '../../shared/tvm/service.js';
 import { BaseError } from '../../shared/runtime/errors.js';
 import { ApiError } from './errors.js';
 import { blockById } from './repo/blocks.js';
@@ -95,6 +95,7 @@ export function createGatewayTvm(db: Db, opts: GatewayTvmOptions, shared: Gatewa
   const config = source?.blockchainConfig ? () => source.blockchainConfig!() : async () => MAINNET_CONFIG_BOC;
   const send = source?.send ? (boc: Uint8Array) => source.send!(boc) : undefined;
   const gasLimit = opts.gasLimit ?? 1_000_000n;
+  const readStack = createStackReader();
 
   const provider = (req: FastifyRequest): AccountStateProvider => ({
     async accountState(address, at): Promise<StateAt> {
@@ -116,7 +117,7 @@ export function createGatewayTvm(db: Db, opts: GatewayTvmOptions, shared: Gatewa
   });
 
   return {
-    forRequest: (req) => new TvmService({ tvm, states: provider(req), config, gasLimit, ...(send ? { send } : {}) }),
+    forRequest: (req) => new TvmService({ tvm, states: provider(req), config, gasLimit, readStack, ...(send ? { send } : {}) }),
   };
 }
 

@@ -8,13 +8,16 @@ import { Cell, Dictionary, beginCell } from '@ton/core';
  * dictionary. What a get-method can see of the configuration:
  *  - the raw dictionary, only through c7: CONFIGROOT (GETPARAM 9, F829), CONFIGDICT (F830), CONFIGPARAM (F832),
  *    CONFIGOPTPARAM (F833), GETPARAMLONG (F881ii), GETGLOBVAR (F840, any index of c7), PUSH c7 (ED47),
- *    PUSHCTRX (EDE0, any register), and a child VM that may be handed c7 (RUNVM DB4xxx, RUNVMX DB50);
+ *    PUSHCTRX (EDE0, any register). A child VM (RUNVM DB4xxx, RUNVMX DB50) starts with an empty c7 unless its
+ *    flag +16 pops one from the stack, and a c7 holding the configuration can only get onto the stack through one
+ *    of those instructions, so RUNVM alone reads nothing (its 12-bit prefix, matched at every bit offset, also
+ *    flagged a third of the wallets clients poll, v5r1, and the USDT jetton wallet);
  *  - the unpacked configuration (c7 param 14: storage prices, ConfigParams 19, 20, 21, 24, 25, 43, 45) that the fee
  *    instructions and GLOBALID read, and the global version (ConfigParam 8) that selects instruction semantics
  *    and gas: built from params this keeps.
  * So when none of those raw-dictionary instructions can occur in any cell the method may run or load (its code,
  * its data, its input stack), the dictionary without ConfigParams 32–37 gives the same result; otherwise the whole
- * one. "Can occur" is decided conservatively: the 16-bit (12-bit for RUNVM) opcode at every bit offset of every
+ * one. "Can occur" is decided conservatively: the 16-bit opcode at every bit offset of every
  * cell, not only where an instruction would start, and any exotic cell (a library cell or a pruned branch, whose
  * content is not here to read) counts as a read. An instruction never spans two cells (TVM: an instruction that
  * does not fit raises a cell underflow), so a per-cell scan sees every instruction whole.
@@ -23,8 +26,7 @@ import { Cell, Dictionary, beginCell } from '@ton/core';
 /** ConfigParams left out when nothing reads the raw dictionary: the validator sets (prev/cur/next, temp ones). */
 const VALIDATOR_SET_PARAMS = new Set([32, 33, 34, 35, 36, 37]);
 
-const RAW_CONFIG_OPS_16 = new Set([0xf829, 0xf830, 0xf832, 0xf833, 0xf881, 0xf840, 0xed47, 0xede0, 0xdb50]);
-const RUNVM_12 = 0xdb4;
+const RAW_CONFIG_OPS_16 = new Set([0xf829, 0xf830, 0xf832, 0xf833, 0xf881, 0xf840, 0xed47, 0xede0]);
 
 /** Whether any cell reachable from `roots` may read the raw configuration (see the module comment). */
 export function mayReadRawConfig(roots: Iterable<Cell>): boolean {
@@ -40,7 +42,6 @@ export function mayReadRawConfig(roots: Iterable<Cell>): boolean {
     let w = 0;
     for (let i = 0; i < bits.length; i++) {
       w = ((w << 1) | (bits.at(i) ? 1 : 0)) & 0xffff;
-      if (i >= 11 && (w & 0xfff) === RUNVM_12) return true;
       if (i >= 15 && RAW_CONFIG_OPS_16.has(w)) return true;
     }
     stack.push(...c.refs);

@@ -2,6 +2,7 @@ import { Cell, beginCell } from '@ton/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeFixtures, readFixture } from '../../test/helpers/fixtures.js';
 import type { Tvm } from './executor.js';
+import { withoutValidatorSets } from './config-scope.js';
 import { MAINNET_CONFIG_BOC } from './mainnet-config.js';
 import { methodId } from './method-id.js';
 import { TvmClosedError, TvmTimeoutError, createTvmPool } from './pool.js';
@@ -51,6 +52,24 @@ describeFixtures('TVM worker pool', () => {
     const pk = await pool.runGetMethod(job('get_public_key', v4Data(1)));
     if (!pk.ok) throw new Error(pk.error);
     expect(stackFromB64(pk.stack)).toEqual([{ type: 'int', value: BigInt('0x' + PUBLIC_KEY.toString('hex')) }]);
+  });
+
+  it('each job runs with its own configuration, which a worker is sent only when it changes', async () => {
+    // PUSHINT 34 (0x80 0x22), CONFIGPARAM (0xF832): ConfigParam 34 (the current validator set) and -1, or just 0
+    // when the configuration the job ran with has no ConfigParam 34.
+    const reader = beginCell().storeUint(0x8022, 16).storeUint(0xf832, 16).endCell();
+    const run = async (config: string) => {
+      const r = await pool.runGetMethod({ ...job('seqno', beginCell().endCell(), 1_000_000n, reader), config });
+      if (!r.ok) throw new Error(r.error);
+      return stackFromB64(r.stack).at(-1);
+    };
+    const without = withoutValidatorSets(MAINNET_CONFIG_BOC);
+    expect(await run(MAINNET_CONFIG_BOC)).toEqual({ type: 'int', value: -1n });
+    expect(await run(MAINNET_CONFIG_BOC)).toEqual({ type: 'int', value: -1n });
+    expect(await run(without)).toEqual({ type: 'int', value: 0n });
+    expect(await run(without)).toEqual({ type: 'int', value: 0n });
+    // An equal configuration that is another string is the same configuration.
+    expect(await run((' ' + MAINNET_CONFIG_BOC).slice(1))).toEqual({ type: 'int', value: -1n });
   });
 
   it('gas bounds a method: out of gas is exit code -14 with the limit used', async () => {

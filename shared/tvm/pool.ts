@@ -9,6 +9,9 @@ import type { GetMethodJob, GetMethodOutcome, TransactionJob, TransactionOutcome
  * and runs one job at a time; jobs wait in one queue for the first free worker. A job that runs past its time
  * limit cannot be interrupted inside the WASM call, so its worker is terminated and replaced: gas bounds what a
  * contract may compute, the time limit bounds what that costs here.
+ *
+ * The configuration (over 100 KB, the same job after job) goes to a worker only when it differs from the one that
+ * worker was last given: structured-cloning it into every message is work on the serving thread for each job.
  */
 
 export interface TvmPoolOptions {
@@ -70,6 +73,8 @@ interface Slot {
   worker: Worker;
   ready: Promise<void>;
   started: boolean;
+  /** The configuration this worker holds (worker.ts keeps the last one it was sent). */
+  config: string | null;
   running: { id: number; pending: Pending; timer: NodeJS.Timeout } | null;
 }
 
@@ -86,7 +91,7 @@ export function createTvmPool(opts: TvmPoolOptions): Tvm {
     // A worker waiting for jobs does not keep the process alive.
     worker.unref();
     let ready!: () => void;
-    const slot: Slot = { worker, ready: new Promise<void>((r) => (ready = r)), started: false, running: null };
+    const slot: Slot = { worker, ready: new Promise<void>((r) => (ready = r)), started: false, config: null, running: null };
     worker.on('message', (m: { ready?: true; id?: number; outcome?: GetMethodOutcome | TransactionOutcome; error?: string }) => {
       if (m.ready) {
         slot.started = true;
@@ -151,7 +156,10 @@ export function createTvmPool(opts: TvmPoolOptions): Tvm {
           void slot.worker.terminate();
         }, opts.timeoutMs);
         slot.running = { id, pending, timer };
-        slot.worker.postMessage({ id, kind: pending.kind, job: pending.job });
+        const { config, ...job } = pending.job;
+        const fresh = slot.config !== config;
+        slot.config = config;
+        slot.worker.postMessage({ id, kind: pending.kind, job, ...(fresh ? { config } : {}) });
       });
     }
   };

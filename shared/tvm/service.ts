@@ -86,6 +86,26 @@ export interface GetMethodResult {
   lastTransHash: Uint8Array;
 }
 
+/** The output stack of an outcome as TVM values. */
+export type StackReader = (outcome: { stack: string }) => TupleItem[];
+
+/**
+ * A {@link StackReader} that parses each outcome's stack once: a kept outcome (result-cache.ts) comes back as the
+ * same object request after request, and parsing its BOC (cell hashes included) is most of what such a request
+ * costs the thread. The values are shared by those requests, which only read them; an outcome's entry goes with it.
+ */
+export function createStackReader(): StackReader {
+  const parsed = new WeakMap<object, TupleItem[]>();
+  return (outcome) => {
+    let stack = parsed.get(outcome);
+    if (!stack) {
+      stack = stackFromB64(outcome.stack);
+      parsed.set(outcome, stack);
+    }
+    return stack;
+  };
+}
+
 export interface TvmServiceDeps {
   tvm: Tvm;
   states: AccountStateProvider;
@@ -93,6 +113,8 @@ export interface TvmServiceDeps {
   /** Gas a get-method may use. */
   gasLimit: bigint;
   send?: MessageSender;
+  /** How output stacks are read (default: parsed on every call). */
+  readStack?: StackReader;
 }
 
 export class TvmService {
@@ -116,7 +138,9 @@ export class TvmService {
       gasLimit: this.deps.gasLimit,
     });
     if (!out.ok) throw new TvmRunError(`get-method failed: ${out.error}`);
-    return { exitCode: out.exitCode, gasUsed: out.gasUsed, stack: stackFromB64(out.stack), ...base };
+    // A copy of the list, so that a caller changing its result cannot change another's.
+    const values = this.deps.readStack ? [...this.deps.readStack(out)] : stackFromB64(out.stack);
+    return { exitCode: out.exitCode, gasUsed: out.gasUsed, stack: values, ...base };
   }
 
   /**

@@ -1,6 +1,7 @@
-import { Cell, beginCell } from '@ton/core';
+import { Cell, beginCell, serializeTuple } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { StackInputError, parseV2Stack, parseV3Stack, pythonHex, renderV2Stack, renderV3Stack } from './stack.js';
+import { createStackReader } from './service.js';
+import { StackInputError, parseV2Stack, parseV3Stack, pythonHex, renderV2Stack, renderV3Stack, stackToB64 } from './stack.js';
 
 /**
  * Stack encodings against what TON Center documents (api-v2.md §3.9, api-v3.md §8.5): Python `hex()` numbers,
@@ -59,5 +60,24 @@ describe('v2/v3 stack encoding', () => {
     expect(renderV3Stack([triple])).toEqual([
       { type: 'tuple', value: [{ type: 'num', value: '-0x1' }, { type: 'num', value: '0x0' }, { type: 'list', value: [] }] },
     ]);
+  });
+
+  it('an empty input stack is the VmStack BOC of no entries; a non-empty one is serialized each time', () => {
+    expect(stackToB64([])).toBe(serializeTuple([]).toBoc().toString('base64'));
+    const one = [{ type: 'int' as const, value: 7n }];
+    expect(stackToB64(one)).toBe(serializeTuple(one).toBoc().toString('base64'));
+  });
+
+  it('a stack reader parses each outcome once and tells different outcomes apart', () => {
+    const b64 = (v: bigint): string => serializeTuple([{ type: 'int', value: v }]).toBoc().toString('base64');
+    const read = createStackReader();
+    const a = { stack: b64(1n) };
+    const first = read(a);
+    expect(first).toEqual([{ type: 'int', value: 1n }]);
+    // The same outcome object (a kept one) gives the values parsed the first time.
+    expect(read(a)).toBe(first);
+    // An equal outcome that is another object, and a different one, are parsed on their own.
+    expect(read({ stack: b64(1n) })).not.toBe(first);
+    expect(read({ stack: b64(2n) })).toEqual([{ type: 'int', value: 2n }]);
   });
 });

@@ -122,8 +122,13 @@ export function parseV3Stack(stack: unknown): TupleItem[] {
   });
 }
 
+/** The empty input stack most get-methods are called with (`seqno`, `get_wallet_data`), serialized once. */
+const EMPTY_STACK_B64 = serializeStackB64([]);
+
 /** TVM values as the base64 `VmStack` BOC a get-method job takes. */
-export const stackToB64 = serializeStackB64;
+export function stackToB64(items: TupleItem[]): string {
+  return items.length === 0 ? EMPTY_STACK_B64 : serializeStackB64(items);
+}
 
 /** The emulator's output `VmStack` BOC as TVM values. */
 export function stackFromB64(b64: string): TupleItem[] {

@@ -3,16 +3,23 @@ import { type GetMethodJob, type TransactionJob, TvmExecutor } from './executor.
 
 /**
  * One TVM worker thread of pool.ts: an emulator of its own, one job at a time. Messages in:
- * `{id, kind: 'get' | 'tx', job}`; out: `{id, outcome}` or `{id, error}` (the emulator itself failed).
+ * `{id, kind: 'get' | 'tx', job, config?}`, the job without its configuration, which comes only when it changed
+ * (the last one given is kept); out: `{id, outcome}` or `{id, error}` (the emulator itself failed).
  */
 
-type Request = { id: number; kind: 'get'; job: GetMethodJob } | { id: number; kind: 'tx'; job: TransactionJob };
+type Request = { id: number; config?: string } & ({ kind: 'get'; job: Omit<GetMethodJob, 'config'> } | { kind: 'tx'; job: Omit<TransactionJob, 'config'> });
 
 const port = parentPort;
 if (!port) throw new Error('shared/tvm/worker.js runs only as a worker thread');
 const executor = await TvmExecutor.create();
+let config: string | null = null;
 port.on('message', (req: Request) => {
-  const run = req.kind === 'get' ? executor.runGetMethod(req.job) : executor.runTransaction(req.job);
+  if (req.config !== undefined) config = req.config;
+  if (config === null) {
+    port.postMessage({ id: req.id, error: 'no configuration was sent to this worker' });
+    return;
+  }
+  const run = req.kind === 'get' ? executor.runGetMethod({ ...req.job, config }) : executor.runTransaction({ ...req.job, config });
   run.then(
     (outcome) => port.postMessage({ id: req.id, outcome }),
     (e: unknown) => port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) }),
