@@ -7,6 +7,7 @@ import { retry } from '../../shared/runtime/retry.js';
 import type { Store } from '../../shared/store/store.js';
 import type { ActionTableRow } from '../../shared/store/tables/actions.js';
 import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
+import type { InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { ActionRow } from '../../shared/ton/actions/row.js';
 import { type MapOutcome, type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
 import { type ClassifierInput, type ClassifierRead, readClassifierInput, readClassifierInputs } from './read.js';
@@ -74,6 +75,19 @@ export const TRACES_PER_READ = 250;
  * classified on its own, so one that cannot be decoded or classified is dead-lettered alone.
  */
 export function createActionMapper(deps: { store: Store }): StageMapper {
+  // One classifier for the stage, consulting the repository of the trace it classifies: building one (every family's
+  // matchers) costs many times what classifying a trace does, and its matchers keep no state from one trace to the
+  // next. Classifying is synchronous, so the repository in force cannot change under it.
+  let repo: InterfaceRepository = NO_INTERFACES;
+  const classifier = createClassifier((address) => repo(address));
+  const classify = (t: TraceJson, input: ClassifierInput): MappedMessage => {
+    repo = input.repo;
+    try {
+      return mappedTrace(t, classifier.classify(input.trace));
+    } finally {
+      repo = NO_INTERFACES;
+    }
+  };
   const mapOne = async (msg: IncomingMessage): Promise<MappedMessage> => {
     const t = decodeTrace(msg);
     return classify(t, await readClassifierInput(deps.store, t));
@@ -129,9 +143,10 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
   };
 }
 
+const NO_INTERFACES: InterfaceRepository = () => undefined;
+
 /** One trace's rows: its actions as stored, and the actions message published once they are. */
-function classify(t: TraceJson, input: ClassifierInput): MappedMessage {
-  const rows = createClassifier(input.repo).classify(input.trace);
+function mappedTrace(t: TraceJson, rows: ActionRow[]): MappedMessage {
   const published: TraceActionsJson = {
     trace_id: t.trace_id,
     mc_seqno_end: t.mc_seqno_end,
