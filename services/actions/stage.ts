@@ -88,6 +88,7 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
       repo = NO_INTERFACES;
     }
   };
+  let reading: Promise<void> = Promise.resolve();
   const mapOne = async (msg: IncomingMessage): Promise<MappedMessage> => {
     const t = decodeTrace(msg);
     return classify(t, await readClassifierInput(deps.store, t));
@@ -109,8 +110,14 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
           outcomes[i] = { ok: false, error };
         }
       });
+      // The runner has two calls in flight: their reads go one after the other, so that this call's read runs
+      // while the previous call classifies (embedded ClickHouse answers on its own threads meanwhile).
+      const previous = reading;
+      let done!: () => void;
+      reading = new Promise<void>((resolve) => (done = resolve));
       let reads: ClassifierRead[];
       try {
+        await previous;
         reads = await readClassifierInputs(deps.store, traces);
       } catch (error) {
         // A store that failed (retryable) fails the call: the runner retries the batch. Anything else may be one
@@ -126,6 +133,8 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
             reads.push({ ok: false, error: e });
           }
         }
+      } finally {
+        done();
       }
       reads.forEach((r, j) => {
         const i = at[j]!;
@@ -152,11 +161,11 @@ function mappedTrace(t: TraceJson, rows: ActionRow[]): MappedMessage {
     mc_seqno_end: t.mc_seqno_end,
     actions: rows.map((r) => rowToJson(r) as TraceActionsJson['actions'][number]),
   };
-  return { rows: { actions: rows.map(tableRow), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
+  return { rows: { actions: rows.map((r, i) => tableRow(r, published.actions[i])), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
 }
 
-/** A classifier row as stored: the generic columns, and the whole row's JSON in `details`. */
-export function tableRow(r: ActionRow): ActionTableRow {
+/** A classifier row as stored: the generic columns, and the whole row's JSON (`json`, its {@link rowToJson}) in `details`. */
+export function tableRow(r: ActionRow, json: unknown = rowToJson(r)): ActionTableRow {
   return {
     trace_id: r.trace_id,
     action_id: r.action_id,
@@ -176,6 +185,6 @@ export function tableRow(r: ActionRow): ActionTableRow {
     ancestor_type: r.ancestor_type ?? [],
     tx_hashes: r.tx_hashes,
     accounts: [...new Set(r.accounts)],
-    details: JSON.stringify(rowToJson(r)),
+    details: JSON.stringify(json),
   };
 }

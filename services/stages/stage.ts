@@ -43,8 +43,9 @@ export interface StageMapper {
   /**
    * Optional: maps consecutive messages of a batch together, for a mapping whose cost is per store statement rather
    * than per message (the action stage reads the inputs of many traces in one statement per table). When present
-   * the runner calls it instead of `map`, with up to `depth` messages at a time, and starts the next call once the
-   * previous one's first outcome is taken. It resolves with one outcome per message, in order: a message's own error
+   * the runner calls it instead of `map`, with up to `depth` messages at a time, two calls in flight (the next
+   * starts before the previous resolves, so that a mapper may read the next messages' inputs while it computes on
+   * the previous ones'; calls resolve in any order, outcomes are used in message order). It resolves with one outcome per message, in order: a message's own error
    * is its outcome (non-retryable: that message alone is dead-lettered); a rejection stands for every message of
    * the call (retryable: the batch is retried).
    */
@@ -204,18 +205,8 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
   const submit = (): void => {
     const many = mapper.mapMany?.bind(mapper);
     if (many) {
-      // One call per `depth` messages; the next starts while this one's outcomes are used.
-      if (submitted >= messages.length || ahead.length >= mapper.depth) return;
-      const window = messages.slice(submitted, Math.min(messages.length, submitted + Math.max(1, mapper.depth)));
-      submitted += window.length;
-      const outcomes = many(window).then(
-        (list) => {
-          if (list.length !== window.length) throw new Error(`mapMany gave ${list.length} outcomes for ${window.length} messages`);
-          return list;
-        },
-        (error: unknown) => window.map((): MapOutcome => ({ ok: false, error })),
-      );
-      for (let i = 0; i < window.length; i++) ahead.push(outcomes.then((list) => list[i]!));
+      // One call per `depth` messages, two calls in flight: the next is under way while this one's are used.
+      while (submitted < messages.length && ahead.length <= mapper.depth) submitWindow(many);
       return;
     }
     while (submitted < messages.length && ahead.length < mapper.depth) {
@@ -226,6 +217,18 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
         ),
       );
     }
+  };
+  const submitWindow = (many: NonNullable<StageMapper['mapMany']>): void => {
+    const window = messages.slice(submitted, Math.min(messages.length, submitted + Math.max(1, mapper.depth)));
+    submitted += window.length;
+    const outcomes = many(window).then(
+      (list) => {
+        if (list.length !== window.length) throw new Error(`mapMany gave ${list.length} outcomes for ${window.length} messages`);
+        return list;
+      },
+      (error: unknown) => window.map((): MapOutcome => ({ ok: false, error })),
+    );
+    for (let i = 0; i < window.length; i++) ahead.push(outcomes.then((list) => list[i]!));
   };
   try {
     for (const msg of messages) {
