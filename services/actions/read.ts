@@ -34,7 +34,7 @@ export type ClassifierRead = { ok: true; input: ClassifierInput } | { ok: false;
  */
 export const READ_LIMITS = {
   /** Transactions of the traces read in one group (their rows, messages and accounts in one statement each). */
-  transactions: 2000,
+  transactions: 4000,
   /** Cell hashes per statement of the data rebuilds. */
   cells: 5000,
 } as const;

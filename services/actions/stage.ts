@@ -67,7 +67,7 @@ export async function runActionStage(deps: ActionStageDeps): Promise<void> {
  * hundreds, and the bus hands the stage up to its batch size of traces at a time. With the read's own cap on
  * transactions per group this bounds what one call holds: the rows of at most this many traces.
  */
-export const TRACES_PER_READ = 250;
+export const TRACES_PER_READ = 500;
 
 /**
  * The stage's mapping: trace messages → their action rows (and the actions messages). The runner hands it up to
