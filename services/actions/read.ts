@@ -3,15 +3,17 @@ import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import type { Store } from '../../shared/store/store.js';
 import type { AccountInterfaces, InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from '../../shared/ton/actions/trace.js';
+import { type DocumentRows, decodeTransactionDocument } from '../../shared/contracts/transaction-document.js';
 import { readCellRecords } from '../../shared/store/tables/cells.js';
+import { transactionDocuments } from '../../shared/store/tables/transaction-documents.js';
 import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
 import { type AccountEvidence, accountFacts, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
 
 /**
- * The classifier's input for completed traces, read from the store: their transactions (transactions, by the
- * primary key (account, lt)), their messages (messages, by (tx_account, tx_lt)) with bodies (message_contents, by
- * hash), and per trace an interface repository over the accounts' latest states (latest_account_states, by account)
+ * The classifier's input for completed traces, read from the store: their transactions with their messages and
+ * bodies (the transaction documents, by key; else transactions by the primary key (account, lt), messages by
+ * (tx_account, tx_lt), message_contents by hash), and per trace an interface repository over the accounts' latest states (latest_account_states, by account)
  * and what that trace's messages show about them.
  *
  * The traces of a group are read together: one statement per table for the whole group, and the cell-store rounds
@@ -84,7 +86,8 @@ interface TxRow {
   orig_status: string;
   end_status: string;
   total_fees: string;
-  description: string;
+  /** JSON text from the table; the object itself from a version-2 document. */
+  description: unknown;
 }
 
 interface MsgRow {
@@ -124,10 +127,25 @@ const txKey = (account: string, lt: string): string => `${account}\0${lt}`;
  * accounts, and DISTINCT would sort the wide rows, for what a Map does in passing.
  */
 async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
+  const keys: string[] = [];
+  for (const t of traces) for (const x of t.transactions) keys.push(`${x.account}|${x.lt}`);
+  const txByKey = new Map<string, TxRow>();
+  const msgsOf = new Map<string, MsgRow[]>();
+  const bodies = new Map<string, string>();
+  // First the transaction documents (0009), where the decode stage writes them (TONFLOW_STORE_POINT_READS): the
+  // transaction, its messages and their bodies under one RocksDB key each, a key lookup per transaction. A MergeTree
+  // read by key costs a whole granule per key, and a group's keys are spread over every account, so each statement
+  // on the three tables reads most of their granules (bench/RESULTS.md, ingest with the trace and action stages).
+  if (keys.length > 0) {
+    const docs = (await store.queryFields(`SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)}`, 2, { keys })) as Array<[string, string]>;
+    for (const [, text] of docs) addDocument(decodeTransactionDocument(text), txByKey, msgsOf, bodies);
+  }
+  // The rest (documents off, or rows stored before them) from the tables.
   const accounts: string[] = [];
   const lts: bigint[] = [];
   for (const t of traces) {
     for (const x of t.transactions) {
+      if (txByKey.has(txKey(x.account, x.lt))) continue;
       accounts.push(x.account);
       lts.push(BigInt(x.lt));
     }
@@ -139,13 +157,12 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
          FROM transactions WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})`,
         { accounts, lts },
       );
-  const txByKey = new Map<string, TxRow>();
-  for (const r of txRows) if (!txByKey.has(txKey(r.account, r.lt_text))) txByKey.set(txKey(r.account, r.lt_text), r);
-
   // Messages of the stored transactions only: a trace that lacks some is retried as a whole, its messages unused.
   const storedAccounts: string[] = [];
   const storedLts: bigint[] = [];
-  for (const r of txByKey.values()) {
+  for (const r of txRows) {
+    if (txByKey.has(txKey(r.account, r.lt_text))) continue;
+    txByKey.set(txKey(r.account, r.lt_text), r);
     storedAccounts.push(r.account);
     storedLts.push(BigInt(r.lt_text));
   }
@@ -160,7 +177,6 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
          SETTINGS optimize_use_projections = 0`,
         { accounts: storedAccounts, lts: storedLts },
       );
-  const msgsOf = new Map<string, MsgRow[]>();
   const seenMsg = new Set<string>();
   for (const m of msgRows) {
     const key = txKey(m.tx_account, m.tx_lt_text);
@@ -172,8 +188,7 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     list.push(m);
   }
 
-  const bodyHashes = [...new Set([...msgsOf.values()].flatMap((list) => list.map((m) => m.body_hash)))];
-  const bodies = new Map<string, string>();
+  const bodyHashes = [...new Set([...msgsOf.values()].flatMap((list) => list.map((m) => m.body_hash)))].filter((h) => !bodies.has(h));
   if (bodyHashes.length > 0) {
     const rows = await store.query<{ hash: string; boc: string }>('SELECT hash, boc FROM message_contents WHERE hash IN {h:Array(String)}', { h: bodyHashes });
     for (const r of rows) bodies.set(r.hash, r.boc);
@@ -267,7 +282,7 @@ function assembleTrace(
     // the transaction created them, whatever group the trace was read in.
     messages.sort(byPosition);
     // The v3 TransactionDescr JSON (shared/ton/records/transaction.ts): `type`, `aborted`, `compute_ph`.
-    const d = JSON.parse(r.description) as { type: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string; exit_code?: number } };
+    const d = (typeof r.description === 'string' ? JSON.parse(r.description) : r.description) as { type: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string; exit_code?: number } };
     return {
       hash: r.hash,
       account: r.account,
@@ -301,6 +316,50 @@ function assembleTrace(
     evidence,
     accounts,
   };
+}
+
+/** A transaction document's rows into the group's maps (the shapes the tables' reads give). */
+function addDocument(doc: DocumentRows, txByKey: Map<string, TxRow>, msgsOf: Map<string, MsgRow[]>, bodies: Map<string, string>): void {
+  const tx = doc.tx;
+  const account = String(tx['account']);
+  const lt = String(tx['lt']);
+  const key = txKey(account, lt);
+  if (txByKey.has(key)) return;
+  const hash = String(tx['hash']);
+  txByKey.set(key, {
+    hash,
+    account,
+    lt_text: lt,
+    now: Number(tx['now']),
+    mc_block_seqno: tx['mc_block_seqno'] === null || tx['mc_block_seqno'] === undefined ? null : Number(tx['mc_block_seqno']),
+    orig_status: String(tx['orig_status']),
+    end_status: String(tx['end_status']),
+    total_fees: String(tx['total_fees']),
+    description: tx['description'],
+  });
+  const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+  msgsOf.set(
+    key,
+    doc.messages.map((m) => ({
+      tx_account: account,
+      tx_lt_text: lt,
+      tx_hash: hash,
+      direction: m['direction'] as 'in' | 'out',
+      msg_hash: String(m['msg_hash']),
+      source: String(m['source']),
+      destination: String(m['destination']),
+      value: str(m['value']),
+      value_extra_currencies: (m['value_extra_currencies'] ?? {}) as Record<string, string>,
+      fwd_fee: str(m['fwd_fee']),
+      created_lt: String(m['created_lt']),
+      created_at: Number(m['created_at']),
+      opcode: m['opcode'] === null || m['opcode'] === undefined ? null : Number(m['opcode']),
+      bounce: (m['bounce'] ?? null) as boolean | null,
+      bounced: (m['bounced'] ?? null) as boolean | null,
+      body_hash: String(m['body_hash']),
+    })),
+  );
+  for (const c of doc.contents) bodies.set(String(c['hash']), String(c['boc']));
 }
 
 function byPosition(a: TraceMessage, b: TraceMessage): number {

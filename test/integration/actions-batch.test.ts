@@ -75,6 +75,19 @@ function counted(store: Store): { store: Store; statements: string[] } {
   return { store: wrapped, statements };
 }
 
+/** The store as it is when the decode stage writes no transaction documents: their lookups find nothing. */
+function withoutDocuments(store: Store): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      const fn = (v as (...a: unknown[]) => unknown).bind(target);
+      if (prop !== 'queryFields') return fn;
+      return async (sql: string, ...rest: unknown[]) => (/\bFROM\s+transaction_documents\b/.test(sql) ? [] : fn(sql, ...rest));
+    },
+  });
+}
+
 const perTable = (statements: string[]): Record<string, number> => {
   const out: Record<string, number> = {};
   for (const s of statements) out[s] = (out[s] ?? 0) + 1;
@@ -107,7 +120,7 @@ async function runBatch(
   };
 }
 
-const READ_TABLES = ['transactions', 'messages', 'message_contents', 'latest_account_states'] as const;
+const READ_TABLES = ['transaction_documents', 'transactions', 'messages', 'message_contents', 'latest_account_states'] as const;
 
 it('reads a batch of traces with one statement per table, and classifies each trace as when it is read alone', async () => {
   const n = traceMessages.length;
@@ -120,7 +133,10 @@ it('reads a batch of traces with one statement per table, and classifies each tr
   expect(published.map((t) => t.trace_id)).toEqual(traceMessages.map((m) => decodeTrace(m).trace_id));
   const counts = perTable(batched.statements);
   for (const t of READ_TABLES) expect(counts[t] ?? 0, `statements on ${t} for ${n} traces`).toBeLessThanOrEqual(reads);
-  expect(counts['transactions']).toBe(reads);
+  // The decode stage writes transaction documents (the default configuration): the transactions, their messages and
+  // bodies come from those, one key lookup per group, and the tables are not read.
+  expect(counts['transaction_documents']).toBe(reads);
+  expect(counts['transactions'] ?? 0).toBe(0);
   // The data rebuilds: one statement per level of the deepest data tree, whatever the number of accounts.
   const cellRounds = counts['cells'] ?? 0;
   expect(cellRounds, 'cell-store statements').toBeLessThanOrEqual(16 * reads);
@@ -129,7 +145,7 @@ it('reads a batch of traces with one statement per table, and classifies each tr
   // Half the traces: the same statements, not half as many.
   const half = counted(p!.store);
   await runBatch(half.store, traceMessages.slice(0, Math.ceil(n / 2)));
-  expect(half.statements.filter((s) => s === 'transactions').length).toBe(Math.ceil(Math.ceil(n / 2) / TRACES_PER_READ));
+  expect(half.statements.filter((s) => s === 'transaction_documents').length).toBe(Math.ceil(Math.ceil(n / 2) / TRACES_PER_READ));
 
   // Each trace read alone (its own statements) and classified by a classifier of its own: the same actions, trace
   // by trace (the stage's one classifier carries nothing from one trace to the next).
@@ -139,7 +155,14 @@ it('reads a batch of traces with one statement per table, and classifies each tr
     const rows = createClassifier(input.repo).classify(input.trace);
     expect(published[i]!.actions, `trace ${decodeTrace(m).trace_id}`).toEqual(rows.map((r) => rowToJson(r)));
   }
-  expect(alone.statements.filter((s) => s === 'transactions').length).toBe(n);
+  expect(alone.statements.filter((s) => s === 'transaction_documents').length).toBe(n);
+  // Without transaction documents (TONFLOW_STORE_POINT_READS=false, or rows stored before 0009), from the tables:
+  // the same again, in one statement per table.
+  const tables = counted(withoutDocuments(p!.store));
+  const fromTables = await runBatch(tables.store, traceMessages);
+  expect(fromTables.published).toEqual(published);
+  expect(perTable(tables.statements)['transactions']).toBe(reads);
+  expect(perTable(tables.statements)['messages']).toBe(reads);
   // Something to classify: the devnet's jetton and NFT flows come out as their actions, not only as TON transfers.
   const types = new Set(published.flatMap((t) => t.actions.map((a) => a.type)));
   expect(types).toContain('jetton_transfer');
@@ -164,7 +187,7 @@ it('dead-letters only the poison traces of a batch and classifies the others', a
     { offset: '31', code: 'TRACE_VALUE' },
   ]);
   expect(published.map((t) => t.trace_id)).toEqual(good.map((m) => decodeTrace(m).trace_id));
-  expect(c.statements.filter((s) => s === 'transactions').length).toBe(1);
+  expect(c.statements.filter((s) => s === 'transaction_documents').length).toBe(1);
 }, 120_000);
 
 it('fails the batch as retryable, writing nothing, while a trace’s transactions are not stored', async () => {
