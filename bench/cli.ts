@@ -51,7 +51,7 @@ function blockDir(args: string[], repoRoot: string): string {
 }
 
 const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR]' +
+  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR] [--only traces]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
@@ -102,13 +102,36 @@ export async function runBench(args: string[], repoRoot: string, env: NodeJS.Pro
 
 /** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
 async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
-  onlyOptions(opts, ['--json', '--transactions', '--trace-transactions', '--rounds', '--kafka', '--dir']);
+  onlyOptions(opts, ['--json', '--transactions', '--trace-transactions', '--rounds', '--kafka', '--dir', '--only']);
   const json = opts.includes('--json');
+  const only = flag(opts, '--only');
+  if (only !== undefined && only !== 'traces') throw new BenchUsageError(`--only takes "traces" (the devnet rows alone), got "${only}"`);
   const transactions = integerOption(opts, '--transactions', 200_000, 100_000_000);
   const traceTransactions = integerOption(opts, '--trace-transactions', DEFAULT_TRACE_TRANSACTIONS, 100_000_000);
-  const { DEFAULT_ROUNDS, runIngestBench } = await import('./ingest.js');
+  const { DEFAULT_ROUNDS, runIngestBench, runIngestTracesBench } = await import('./ingest.js');
   const rounds = integerOption(opts, '--rounds', DEFAULT_ROUNDS, 20);
   const dir = blockDir(opts, repoRoot);
+  const command = `npm run bench -- ingest${opts.length ? ' ' + opts.join(' ') : ''}`;
+  if (only === 'traces') {
+    if (opts.includes('--transactions') || opts.includes('--kafka')) throw new BenchUsageError('--only traces runs the devnet rows alone: --transactions and --kafka do not apply');
+    const r = await runIngestTracesBench({
+      traceTransactions,
+      rounds,
+      fixturesDir: dir,
+      resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
+      command,
+      progress: (line) => process.stderr.write(`${line}\n`),
+    });
+    if (!json) {
+      const t = r.embedded_traces;
+      process.stdout.write(
+        `ingest --only traces: ${t.transactions} devnet transactions; decode stage alone ${r.devnet_decode.tx_per_s} tx/s, with traces and actions ${t.tx_per_s} tx/s ` +
+          `(${t.stages?.traces ?? 0} traces, ${t.stages?.actions ?? 0} actions); action stage alone ${r.action_stage.tx_per_s} tx/s (bench/RESULTS.md updated)\n`,
+      );
+    }
+    process.stdout.write(JSON.stringify(r) + '\n');
+    return 0;
+  }
   const kafkaFlag = flag(opts, '--kafka');
   const kafkaEnv = env.KAFKA_BROKERS?.trim() || undefined;
   const kafkaRaw = kafkaFlag ?? kafkaEnv;
@@ -124,7 +147,7 @@ async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.Process
     kafkaBrokers,
     kafkaOrigin: kafkaFlag !== undefined ? '--kafka' : 'KAFKA_BROKERS',
     resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
-    command: `npm run bench -- ingest${opts.length ? ' ' + opts.join(' ') : ''}`,
+    command,
     progress: (line) => process.stderr.write(`${line}\n`),
   });
   if (!json) {

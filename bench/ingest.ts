@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { OutgoingMessage, Producer } from '../shared/bus/bus.js';
+import type { IncomingMessage, OutgoingMessage, Producer } from '../shared/bus/bus.js';
+import { decodeTrace } from '../shared/contracts/trace.js';
 import { loadConfig, tonflowConfigSchema, type TonflowConfig } from '../shared/runtime/config.js';
 import { createLogger } from '../shared/runtime/logger.js';
 import { createMetrics } from '../shared/runtime/metrics.js';
@@ -13,9 +14,11 @@ import { topicNames, topicSpecs } from '../shared/contracts/topics.js';
 import { openBus, openSource, openStore, sourceName } from '../services/common/wiring.js';
 import { createStoreCheckpoints } from '../services/follower/checkpoints.js';
 import { POINT_TABLES } from '../services/indexer/rows.js';
+import { ACTION_TABLES, createActionMapper } from '../services/actions/stage.js';
 import { startPipeline } from '../services/start/pipeline.js';
+import { type TableRows, type WriteChain, createTableWriter, handleBatch } from '../services/stages/stage.js';
 import { writeCorpus } from './corpus.js';
-import { machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
+import { REFERENCE_TX_PER_S, machineLine, speedLine, speedReference, writeResultsSection } from './results.js';
 import { keyValueTableBytes } from './store-size.js';
 
 /**
@@ -181,17 +184,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const corpus = { ...built, bytes, build_seconds: round((performance.now() - t0) / 1000, 1) };
     say(`corpus: ${corpus.transactions} transactions in ${corpus.files} blocks (${mib(bytes)} MiB), built in ${corpus.build_seconds} s`);
     const devnetDir = path.join(work, 'devnet');
-    const t1 = performance.now();
-    // A fixed seed and genesis time: every run replays the same chain.
-    const exported = await exportDevnet({ out: devnetDir, transactions: opts.traceTransactions, seed: 'tonflow-bench-ingest', genesisUtime: 1_760_000_000 });
-    const devnetCorpus = {
-      transactions: exported.transactions,
-      blocks: exported.blocks,
-      mc_blocks: readdirSync(devnetDir).filter((f) => f.startsWith('devnet_-1_')).length,
-      bytes: exported.bytes,
-      build_seconds: round((performance.now() - t1) / 1000, 1),
-    };
-    say(`devnet corpus: ${devnetCorpus.transactions} transactions in ${devnetCorpus.blocks} blocks (${devnetCorpus.mc_blocks} masterchain), built in ${devnetCorpus.build_seconds} s`);
+    const devnetCorpus = await buildDevnetCorpus(devnetDir, opts.traceTransactions, say);
 
     // chdb binds one data directory per process: every run uses it, each in a database (and topics) of its own.
     const dataDir = path.join(work, 'data');
@@ -293,6 +286,198 @@ function medianRun(runs: IngestRunResult[]): IngestRunResult {
   return { ...median, stored_final: Math.min(...runs.map((r) => r.stored_final)), rounds_tx_per_s: runs.map((r) => r.tx_per_s) };
 }
 
+/** The devnet export the trace and action stages run on. A fixed seed and genesis time: every run replays the same chain. */
+async function buildDevnetCorpus(devnetDir: string, transactions: number, say: (line: string) => void): Promise<IngestBenchResult['devnet_corpus']> {
+  const t1 = performance.now();
+  const exported = await exportDevnet({ out: devnetDir, transactions, seed: 'tonflow-bench-ingest', genesisUtime: 1_760_000_000 });
+  const devnetCorpus = {
+    transactions: exported.transactions,
+    blocks: exported.blocks,
+    mc_blocks: readdirSync(devnetDir).filter((f) => f.startsWith('devnet_-1_')).length,
+    bytes: exported.bytes,
+    build_seconds: round((performance.now() - t1) / 1000, 1),
+  };
+  say(`devnet corpus: ${devnetCorpus.transactions} transactions in ${devnetCorpus.blocks} blocks (${devnetCorpus.mc_blocks} masterchain), built in ${devnetCorpus.build_seconds} s`);
+  return devnetCorpus;
+}
+
+/** The action stage alone (`runIngestTracesBench`): every published trace mapped and written again, batch after batch. */
+export interface ActionStageResult {
+  traces: number;
+  /** Transactions of those traces. */
+  transactions: number;
+  /** Traces per bus batch, as the in-process bus hands them over. */
+  batch: number;
+  seconds: number;
+  traces_per_s: number;
+  tx_per_s: number;
+  /** CPU time of this process (all threads, ClickHouse's included) per transaction. */
+  cpu_us_per_tx: number;
+  /** Statements the store ran for the replay (reads and inserts), per batch. */
+  statements_per_batch: number;
+}
+
+export interface IngestTracesBenchResult {
+  devnet_corpus: IngestBenchResult['devnet_corpus'];
+  devnet_decode: IngestRunResult;
+  embedded_traces: IngestRunResult;
+  /** The action stage alone, measured after the median round of `embedded_traces` on its store. */
+  action_stage: ActionStageResult;
+  speed: { before: number; after: number };
+}
+
+/**
+ * `npm run bench -- ingest --only traces`: the two devnet rows of {@link runIngestBench} alone (the decode stage on
+ * the devnet export, then `tonflow start`'s stages on it), alternating for `rounds`, and after the last round of the
+ * latter the action stage alone: every trace the trace stage published, handed to the action stage's mapping and
+ * writer through the stage runner in the in-process bus's batch size, against the store that round filled (the
+ * actions written again, identically). Writes its own section of RESULTS.md (`ingest-traces`), leaving `ingest` as
+ * the full run left it.
+ */
+export async function runIngestTracesBench(opts: Omit<IngestBenchOptions, 'transactions' | 'kafkaBrokers' | 'kafkaOrigin'>): Promise<IngestTracesBenchResult> {
+  const say = opts.progress ?? (() => {});
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-ingest-'));
+  try {
+    const speedBefore = speedReference(opts.fixturesDir);
+    say(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
+    const devnetDir = path.join(work, 'devnet');
+    const devnetCorpus = await buildDevnetCorpus(devnetDir, opts.traceTransactions, say);
+    const dataDir = path.join(work, 'data');
+    const stamp = `${Date.now().toString(36)}${process.pid}`;
+    const rounds = opts.rounds ?? DEFAULT_ROUNDS;
+    const decodeRuns: IngestRunResult[] = [];
+    const tracesRuns: IngestRunResult[] = [];
+    let actionStage: ActionStageResult | undefined;
+    for (let i = 0; i < rounds; i++) {
+      const tag = `${stamp}_${i}`;
+      decodeRuns.push(
+        await runPipeline(
+          'embedded',
+          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_devnet_${tag}`, prefix: `tonflow-bench-devnet-${tag}` }),
+          devnetCorpus.transactions,
+          say,
+        ),
+      );
+      const last = i === rounds - 1;
+      tracesRuns.push(
+        await runPipeline(
+          'embedded',
+          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_traces_${tag}`, prefix: `tonflow-bench-traces-${tag}` }),
+          devnetCorpus.transactions,
+          say,
+          { traces: true, ...(last ? { actionStage: (r: ActionStageResult) => (actionStage = r) } : {}) },
+        ),
+      );
+    }
+    const result: IngestTracesBenchResult = {
+      devnet_corpus: devnetCorpus,
+      devnet_decode: medianRun(decodeRuns),
+      embedded_traces: medianRun(tracesRuns),
+      action_stage: actionStage!,
+      speed: { before: speedBefore, after: speedReference(opts.fixturesDir) },
+    };
+    if (opts.resultsFile) writeResultsSection(opts.resultsFile, 'ingest-traces', tracesReport(result, opts));
+    return result;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The action stage alone on `store` (which holds everything the traces need): `traceMessages` mapped and written
+ * through the stage runner as the in-process bus would hand them over, one batch after another, the store's
+ * statements counted.
+ */
+async function measureActionStage(store: Store, traceMessages: OutgoingMessage[], logger: ReturnType<typeof createLogger>): Promise<ActionStageResult> {
+  let statements = 0;
+  const counting = new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      const fn = (v as (...a: unknown[]) => unknown).bind(target);
+      if (prop === 'query' || prop === 'queryFields' || prop === 'command' || prop === 'insert' || prop === 'insertEncoded') {
+        return (...a: unknown[]) => {
+          statements++;
+          return fn(...a);
+        };
+      }
+      return fn;
+    },
+  });
+  const write = createTableWriter({ store: counting, logger, tables: ACTION_TABLES });
+  const mapper = createActionMapper({ store: counting });
+  const incoming: IncomingMessage[] = traceMessages.map((m, i) => ({ topic: 'traces', partition: 0, offset: String(i), key: m.key, value: m.value, headers: m.headers ?? {} }));
+  const transactions = incoming.reduce((n, m) => n + decodeTrace(m).transactions.length, 0);
+  const chain: WriteChain = {};
+  const ctx = { signal: new AbortController().signal, heartbeat: async () => {} };
+  let dead = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let last: Promise<void> | undefined;
+  let batches = 0;
+  for (let i = 0; i < incoming.length; i += ACTION_BATCH) {
+    batches++;
+    const { durable } = await handleBatch(
+      { mapper, write: (rows, signal) => write(withoutPublish(rows), signal), deadLetter: async () => void dead++ },
+      { topic: 'traces', partition: 0, messages: incoming.slice(i, i + ACTION_BATCH) },
+      ctx,
+      chain,
+    );
+    last = durable;
+  }
+  await last;
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  if (dead > 0) throw new Error(`action stage alone: ${dead} traces dead-lettered`);
+  return {
+    traces: incoming.length,
+    transactions,
+    batch: ACTION_BATCH,
+    seconds: round(seconds, 2),
+    traces_per_s: Math.round(incoming.length / seconds),
+    tx_per_s: Math.round(transactions / seconds),
+    cpu_us_per_tx: round((cpu.user + cpu.system) / transactions, 1),
+    statements_per_batch: round(statements / batches, 1),
+  };
+}
+
+/** The in-process bus's batch size (shared/bus/memory.ts default), which the action stage gets in `tonflow start`. */
+const ACTION_BATCH = 500;
+
+/** A chunk's rows without the action stage's pseudo-table of messages to publish: the replay publishes nothing. */
+function withoutPublish(rows: TableRows): TableRows {
+  const out: TableRows = new Map();
+  for (const [t, r] of rows) if (!t.startsWith('@')) out.set(t, r);
+  return out;
+}
+
+function tracesReport(r: IngestTracesBenchResult, opts: Pick<IngestBenchOptions, 'command'>): string {
+  const t = r.embedded_traces;
+  const dd = r.devnet_decode;
+  const dc = r.devnet_corpus;
+  const st = t.stages;
+  const a = r.action_stage;
+  const scale = REFERENCE_TX_PER_S / r.speed.before;
+  return `## ingest --only traces — devnet export through the decode, trace and action stages (embedded)
+
+Command: \`${opts.command}\`
+Machine: ${machineLine()}
+${speedLine(r.speed.before, r.speed.after)}
+Date: ${new Date().toISOString()}
+Corpus: a devnet export (\`exportDevnet\`, fixed seed: ${dc.transactions} transactions on the real TVM in ${dc.blocks} blocks, ${dc.mc_blocks} of them masterchain blocks; built in ${dc.build_seconds} s, ${mib(dc.bytes)} MiB), the two devnet rows of the full \`ingest\` section run alone, alternating. Clock and pipeline as there.
+
+| pipeline | tx/s | target | ratio | seconds | CPU µs/tx (this process) | index s | peak RSS | load avg at start |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+${comparedRow('devnet export, embedded, decode stage only (the baseline of the next row)', dd, dd, 'itself', '— (baseline)')}
+${runRow('devnet export, embedded with the trace and action stages (`tonflow start`)', t)}
+
+Target: embedded with the trace and action stages ≥ ${TRACES_TARGET} tx/s (issue 29): ${t.tx_per_s} tx/s on this host, **${met(t.tx_per_s >= TRACES_TARGET)}**; scaled to the reference speed by the @ton/core baseline (${REFERENCE_TX_PER_S} / ${r.speed.before}): ${Math.round(t.tx_per_s * scale)} tx/s, **${met(t.tx_per_s * scale >= TRACES_TARGET)}** scaled. Against the decode stage alone on the same export: ${(t.tx_per_s / dd.tx_per_s).toFixed(2)}× its tx/s, ${t.cpu_us_per_tx} against ${dd.cpu_us_per_tx} CPU µs per transaction.
+
+What the trace and action stages stored (the median round): ${st ? `${st.traces} traces (${st.traces_complete} complete, ${st.traces_pending} pending at the end of the export), ${st.traced_transactions} transactions with a trace, ${st.actions} actions; ${st.mc_blocks} masterchain-block messages traced, ${st.traces_published} completed traces published and classified, ${st.dead_lettered} dead-lettered; the decode stage had stored the last transaction at ${st.decode_seconds} s of the ${t.seconds} s.` : 'not measured.'}
+
+The action stage alone, after the last round on its store (every published trace through the stage runner and the action stage's mapping and writer, ${a.batch} traces per batch as the in-process bus hands them over, the actions written again; nothing else running): ${a.traces} traces of ${a.transactions} transactions in ${a.seconds} s = **${a.traces_per_s} traces/s, ${a.tx_per_s} tx/s** (${Math.round(a.tx_per_s * scale)} tx/s scaled), ${a.cpu_us_per_tx} CPU µs per transaction, ${a.statements_per_batch} store statements per batch (reads and inserts).`;
+}
+
 /** The configuration `tonflow start` would load with these settings, the others at their defaults. */
 function benchConfig(p: { corpusDir: string; dataDir: string; database: string; prefix: string; brokers?: string[]; tablesOnly?: boolean }): TonflowConfig {
   const env: Record<string, string> = {
@@ -317,7 +502,7 @@ async function runPipeline(
   config: TonflowConfig,
   expected: number,
   say: (line: string) => void,
-  stages: { traces: boolean } = { traces: false },
+  stages: { traces: boolean; actionStage?: (r: ActionStageResult) => void } = { traces: false },
 ): Promise<IngestRunResult> {
   const label = stages.traces ? `${mode} with traces and actions` : mode;
   const loadBefore = os.loadavg()[0]!;
@@ -349,6 +534,8 @@ async function runPipeline(
       let firstPublish = 0;
       let cpuAtFirstPublish: NodeJS.CpuUsage | undefined;
       const sent = new Map<string, number>();
+      // The traces published, kept for the action stage's run alone afterwards.
+      const traceMessages: OutgoingMessage[] = [];
       const counted: Producer = {
         send(topic: string, messages: OutgoingMessage[]) {
           if (firstPublish === 0) {
@@ -356,6 +543,7 @@ async function runPipeline(
             cpuAtFirstPublish = process.cpuUsage();
           }
           sent.set(topic, (sent.get(topic) ?? 0) + messages.length);
+          if (stages.actionStage && topic === topics.traces) traceMessages.push(...messages);
           return producer.send(topic, messages);
         },
       };
@@ -470,6 +658,11 @@ async function runPipeline(
         : undefined;
       if (stagesResult) {
         say(`  ${stagesResult.traces} traces (${stagesResult.traces_complete} complete, ${stagesResult.traces_pending} pending), ${stagesResult.actions} actions; decode done at ${stagesResult.decode_seconds} s`);
+      }
+      if (stages.actionStage) {
+        const a = await measureActionStage(store, traceMessages, logger);
+        say(`  action stage alone: ${a.traces} traces (${a.transactions} transactions) in ${a.seconds} s = ${a.traces_per_s} traces/s, ${a.tx_per_s} tx/s, ${a.statements_per_batch} statements per batch`);
+        stages.actionStage(a);
       }
       const tables = await tableSizes(store, stages.traces ? [...TX_TABLES, ...STAGE_TABLES] : TX_TABLES);
       const bytes = tables.reduce((n, t) => n + t.bytes_on_disk, 0);

@@ -32,9 +32,10 @@ commands:
   bench ...                     benchmarks, from a source checkout after \`npm run build:bench\` (or \`npm run bench -- ...\`):
   bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]
                                 block decoding throughput vs the @ton/core baseline; writes bench/RESULTS.md
-  bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port]
+  bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port] [--only traces]
                                 files → bus → decode → ClickHouse end to end, embedded and through Kafka
-                                (KAFKA_BROKERS or --kafka); writes bench/RESULTS.md
+                                (KAFKA_BROKERS or --kafka); --only traces: the devnet rows with the trace and
+                                action stages, and the action stage alone; writes bench/RESULTS.md
   bench api [--json] [--transactions N] [--rate R] [--seconds S]
                                 gateway p99 latency at a fixed rate on a store of ≥ 1M transactions; writes bench/RESULTS.md
   bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]

@@ -3,115 +3,286 @@ import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import type { Store } from '../../shared/store/store.js';
 import type { AccountInterfaces, InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from '../../shared/ton/actions/trace.js';
+import { type DocumentRows, decodeTransactionDocument } from '../../shared/contracts/transaction-document.js';
 import { readCellRecords } from '../../shared/store/tables/cells.js';
-import { type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
+import { transactionDocuments } from '../../shared/store/tables/transaction-documents.js';
+import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
 import { type AccountEvidence, accountFacts, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
 
 /**
- * The classifier's input for a completed trace, read from the store: its transactions (transactions, by the
- * primary key (account, lt)), their messages (messages, by (tx_account, tx_lt)) with bodies (message_contents, by
- * hash), and an interface repository over the accounts' latest states (latest_account_states, by account) and
- * what the trace's messages show about them.
+ * The classifier's input for completed traces, read from the store: their transactions with their messages and
+ * bodies (the transaction documents, by key; else transactions by the primary key (account, lt), messages by
+ * (tx_account, tx_lt), message_contents by hash), and per trace an interface repository over the accounts' latest states (latest_account_states, by account)
+ * and what that trace's messages show about them.
+ *
+ * The traces of a group are read together: one statement per table for the whole group, and the cell-store rounds
+ * of every account's data rebuild merged into one statement per tree level. Embedded ClickHouse runs one statement
+ * at a time, each with a fixed cost well above what a trace's few rows cost, so a read per trace would make the
+ * statements, not the rows or the classifier, the stage's bound (bench/RESULTS.md, ingest with the trace and action
+ * stages).
  */
 export interface ClassifierInput {
   trace: Trace;
   repo: InterfaceRepository;
 }
 
+/** What a group's read gives each trace: its input, or why it has none (see {@link readClassifierInputs}). */
+export type ClassifierRead = { ok: true; input: ClassifierInput } | { ok: false; error: unknown };
+
+/**
+ * Bounds of one group's statements: the keys of one `IN` list, and so the rows one statement brings. A trace is
+ * never split; a trace larger than the cap is a group of its own.
+ */
+export const READ_LIMITS = {
+  /** Transactions of the traces read in one group (their rows, messages and accounts in one statement each). */
+  transactions: 4000,
+  /** Cell hashes per statement of the data rebuilds. */
+  cells: 5000,
+} as const;
+
 export async function readClassifierInput(store: Store, t: TraceJson): Promise<ClassifierInput> {
-  const accounts = t.transactions.map((x) => x.account);
-  const lts = t.transactions.map((x) => x.lt);
-  // lts travel as decimal text: an Array(UInt64) parameter does not take the client's quoted 64-bit values.
-  const ltList = 'arrayMap(x -> toUInt64(x), {lts:Array(String)})';
-  const txRows = await store.query<{
-    hash: string;
-    account: string;
-    lt_text: string;
-    now: number;
-    mc_block_seqno: number | null;
-    orig_status: string;
-    end_status: string;
-    total_fees: string;
-    description: string;
-  }>(
-    `SELECT hash, account, toString(lt) AS lt_text, now, mc_block_seqno, orig_status, end_status, toString(total_fees) AS total_fees, description
-     FROM transactions FINAL
-     WHERE account IN {accounts:Array(String)} AND lt IN (SELECT arrayJoin(${ltList})) AND has(arrayZip({accounts:Array(String)}, ${ltList}), (account, lt))`,
-    { accounts, lts },
-  );
-  const byKey = new Map(txRows.map((r) => [`${r.account}\0${r.lt_text}`, r]));
-  const missing = t.transactions.filter((x) => !byKey.has(`${x.account}\0${x.lt}`));
-  if (missing.length > 0) throw new UpstreamUnavailableError('ACTIONS_TRACE_ROWS_MISSING', `trace ${t.trace_id}: ${missing.length} of its ${t.transactions.length} transactions are not stored`);
-  const msgRows = await store.query<{
-    tx_account: string;
-    tx_lt_text: string;
-    tx_hash: string;
-    direction: 'in' | 'out';
-    msg_hash: string;
-    source: string;
-    destination: string;
-    value: string | null;
-    value_extra_currencies: Record<string, string>;
-    fwd_fee: string | null;
-    created_lt: string;
-    created_at: number;
-    opcode: number | null;
-    bounce: boolean | null;
-    bounced: boolean | null;
-    body_hash: string;
-  }>(
-    `SELECT DISTINCT tx_account, toString(tx_lt) AS tx_lt_text, tx_hash, toString(direction) AS direction, msg_hash, source, destination, toString(value) AS value,
-            value_extra_currencies, toString(fwd_fee) AS fwd_fee, toString(created_lt) AS created_lt, created_at, opcode, bounce, bounced, body_hash
-     FROM messages
-     WHERE tx_account IN {accounts:Array(String)} AND tx_lt IN (SELECT arrayJoin(${ltList})) AND has(arrayZip({accounts:Array(String)}, ${ltList}), (tx_account, tx_lt))`,
-    { accounts, lts },
-  );
-  const bodyHashes = [...new Set(msgRows.map((m) => m.body_hash))];
+  const [r] = await readClassifierInputs(store, [t]);
+  if (!r!.ok) throw r!.error;
+  return r!.input;
+}
+
+/**
+ * The inputs of `traces`, one result per trace in order, read group by group ({@link READ_LIMITS}). A trace some of
+ * whose transactions are not stored yet gets a retryable ACTIONS_TRACE_ROWS_MISSING (the trace stage publishes a
+ * trace once its rows are stored, so only a store that lost or has not yet shown them can do this); a store failure
+ * rejects the whole read.
+ */
+export async function readClassifierInputs(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
+  const out: ClassifierRead[] = [];
+  for (const group of groups(traces, READ_LIMITS.transactions)) for (const r of await readGroup(store, group)) out.push(r);
+  return out;
+}
+
+/** Consecutive traces with at most `maxTransactions` transactions together (a larger trace alone). */
+function groups(traces: readonly TraceJson[], maxTransactions: number): TraceJson[][] {
+  const out: TraceJson[][] = [];
+  let cur: TraceJson[] = [];
+  let n = 0;
+  for (const t of traces) {
+    if (cur.length > 0 && n + t.transactions.length > maxTransactions) {
+      out.push(cur);
+      cur = [];
+      n = 0;
+    }
+    cur.push(t);
+    n += t.transactions.length;
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+interface TxRow {
+  hash: string;
+  account: string;
+  lt_text: string;
+  now: number;
+  mc_block_seqno: number | null;
+  orig_status: string;
+  end_status: string;
+  total_fees: string;
+  /** JSON text from the table; the object itself from a version-2 document. */
+  description: unknown;
+}
+
+interface MsgRow {
+  tx_account: string;
+  tx_lt_text: string;
+  tx_hash: string;
+  direction: 'in' | 'out';
+  msg_hash: string;
+  source: string;
+  destination: string;
+  value: string | null;
+  value_extra_currencies: Record<string, string>;
+  fwd_fee: string | null;
+  created_lt: string;
+  created_at: number;
+  opcode: number | null;
+  bounce: boolean | null;
+  bounced: boolean | null;
+  body_hash: string;
+}
+
+interface StateRow {
+  account: string;
+  last_trans_lt: string;
+  code_hash: string | null;
+  data_hash: string | null;
+  data_boc: string | null;
+}
+
+const txKey = (account: string, lt: string): string => `${account}\0${lt}`;
+
+/*
+ * No FINAL, and no DISTINCT: the rows are read by their tables' own keys and collapsed here. A replay, or the trace
+ * stage's re-insert of a transaction with its trace_id, leaves several rows per key until a merge; every one of them
+ * holds the same values of the columns read here (only trace_id and the version differ), so any one will do. FINAL
+ * would merge every part holding the keys' granules across the table's whole key range for a group's scattered
+ * accounts, and DISTINCT would sort the wide rows, for what a Map does in passing.
+ */
+async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
+  const keys: string[] = [];
+  for (const t of traces) for (const x of t.transactions) keys.push(`${x.account}|${x.lt}`);
+  const txByKey = new Map<string, TxRow>();
+  const msgsOf = new Map<string, MsgRow[]>();
   const bodies = new Map<string, string>();
+  // First the transaction documents (0009), where the decode stage writes them (TONFLOW_STORE_POINT_READS): the
+  // transaction, its messages and their bodies under one RocksDB key each, a key lookup per transaction. A MergeTree
+  // read by key costs a whole granule per key, and a group's keys are spread over every account, so each statement
+  // on the three tables reads most of their granules (bench/RESULTS.md, ingest with the trace and action stages).
+  if (keys.length > 0) {
+    const docs = (await store.queryFields(`SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)}`, 2, { keys })) as Array<[string, string]>;
+    for (const [, text] of docs) addDocument(decodeTransactionDocument(text), txByKey, msgsOf, bodies);
+  }
+  // The rest (documents off, or rows stored before them) from the tables.
+  const accounts: string[] = [];
+  const lts: bigint[] = [];
+  for (const t of traces) {
+    for (const x of t.transactions) {
+      if (txByKey.has(txKey(x.account, x.lt))) continue;
+      accounts.push(x.account);
+      lts.push(BigInt(x.lt));
+    }
+  }
+  const txRows = accounts.length === 0
+    ? []
+    : await store.query<TxRow>(
+        `SELECT hash, account, toString(lt) AS lt_text, now, mc_block_seqno, orig_status, end_status, toString(total_fees) AS total_fees, description
+         FROM transactions WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})`,
+        { accounts, lts },
+      );
+  // Messages of the stored transactions only: a trace that lacks some is retried as a whole, its messages unused.
+  const storedAccounts: string[] = [];
+  const storedLts: bigint[] = [];
+  for (const r of txRows) {
+    if (txByKey.has(txKey(r.account, r.lt_text))) continue;
+    txByKey.set(txKey(r.account, r.lt_text), r);
+    storedAccounts.push(r.account);
+    storedLts.push(BigInt(r.lt_text));
+  }
+  const msgRows = storedAccounts.length === 0
+    ? []
+    : await store.query<MsgRow>(
+        // A read by the table's own key: without the setting ClickHouse first weighs each of its projections against
+        // every part (bench/RESULTS.md, design measurements).
+        `SELECT tx_account, toString(tx_lt) AS tx_lt_text, tx_hash, toString(direction) AS direction, msg_hash, source, destination, toString(value) AS value,
+                value_extra_currencies, toString(fwd_fee) AS fwd_fee, toString(created_lt) AS created_lt, created_at, opcode, bounce, bounced, body_hash
+         FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+         SETTINGS optimize_use_projections = 0`,
+        { accounts: storedAccounts, lts: storedLts },
+      );
+  const seenMsg = new Set<string>();
+  for (const m of msgRows) {
+    const key = txKey(m.tx_account, m.tx_lt_text);
+    const id = `${key}\0${m.direction}\0${m.msg_hash}`;
+    if (seenMsg.has(id)) continue;
+    seenMsg.add(id);
+    let list = msgsOf.get(key);
+    if (!list) msgsOf.set(key, (list = []));
+    list.push(m);
+  }
+
+  const bodyHashes = [...new Set([...msgsOf.values()].flatMap((list) => list.map((m) => m.body_hash)))].filter((h) => !bodies.has(h));
   if (bodyHashes.length > 0) {
-    const rows = await store.query<{ hash: string; boc: string }>('SELECT DISTINCT hash, boc FROM message_contents WHERE hash IN {h:Array(String)}', { h: bodyHashes });
+    const rows = await store.query<{ hash: string; boc: string }>('SELECT hash, boc FROM message_contents WHERE hash IN {h:Array(String)}', { h: bodyHashes });
     for (const r of rows) bodies.set(r.hash, r.boc);
   }
-  const msgsOf = new Map<string, TraceMessage[]>();
+
+  const assembled: Array<{ t: TraceJson; trace: Trace; evidence: Map<string, AccountEvidence>; accounts: Set<string> } | { t: TraceJson; error: unknown }> = [];
+  for (const t of traces) {
+    const missing = t.transactions.filter((x) => !txByKey.has(txKey(x.account, x.lt)));
+    if (missing.length > 0) {
+      assembled.push({ t, error: new UpstreamUnavailableError('ACTIONS_TRACE_ROWS_MISSING', `trace ${t.trace_id}: ${missing.length} of its ${t.transactions.length} transactions are not stored`) });
+      continue;
+    }
+    assembled.push({ t, ...assembleTrace(t, txByKey, msgsOf, bodies) });
+  }
+
+  const wanted = new Set<string>();
+  for (const a of assembled) if ('trace' in a) for (const acc of a.accounts) wanted.add(acc);
+  const states = await readStates(store, [...wanted]);
+  // Data is rebuilt once per account for the group, for the accounts whose facts some trace's evidence reads.
+  const needData = new Map<string, StateRow>();
+  for (const a of assembled) {
+    if (!('trace' in a)) continue;
+    for (const acc of a.accounts) {
+      const s = states.get(acc);
+      if (s && !needData.has(acc) && factsNeedData(s.code_hash, a.evidence.get(acc) ?? NO_EVIDENCE)) needData.set(acc, s);
+    }
+  }
+  const data = await readData(store, needData);
+
+  return assembled.map((a): ClassifierRead => {
+    if (!('trace' in a)) return { ok: false, error: a.error };
+    const known = new Map<string, AccountInterfaces>();
+    for (const acc of a.accounts) {
+      const s = states.get(acc);
+      const ev = a.evidence.get(acc) ?? NO_EVIDENCE;
+      if (!s || !factsNeedData(s.code_hash, ev)) continue;
+      const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, ev);
+      if (facts) known.set(acc, facts);
+    }
+    return { ok: true, input: { trace: a.trace, repo: (address) => known.get(address) } };
+  });
+}
+
+/** One trace's classifier input from the group's rows, with what its messages show about its accounts. */
+function assembleTrace(
+  t: TraceJson,
+  txByKey: ReadonlyMap<string, TxRow>,
+  msgsOf: ReadonlyMap<string, MsgRow[]>,
+  bodies: ReadonlyMap<string, string>,
+): { trace: Trace; evidence: Map<string, AccountEvidence>; accounts: Set<string> } {
   const evidence = new Map<string, { inOps: Set<number>; outOps: Set<number> }>();
   const evidenceOf = (a: string): { inOps: Set<number>; outOps: Set<number> } => {
     let e = evidence.get(a);
     if (!e) evidence.set(a, (e = { inOps: new Set(), outOps: new Set() }));
     return e;
   };
-  for (const m of msgRows) {
-    const key = `${m.tx_account}\0${m.tx_lt_text}`;
-    let list = msgsOf.get(key);
-    if (!list) msgsOf.set(key, (list = []));
-    const external = m.source === '';
-    list.push({
-      msg_hash: m.msg_hash,
-      tx_hash: m.tx_hash,
-      direction: m.direction,
-      source: m.source === '' ? null : m.source,
-      destination: m.destination === '' ? null : m.destination,
-      value: m.value,
-      fwd_fee: m.fwd_fee,
-      // An external-in message has no created_lt / created_at (stored as 0 sentinels).
-      created_lt: external && m.direction === 'in' ? null : m.created_lt,
-      created_at: external && m.direction === 'in' ? null : Number(m.created_at),
-      opcode: m.opcode === null ? null : Number(m.opcode),
-      bounce: m.bounce,
-      bounced: m.bounced,
-      value_extra_currencies: m.value_extra_currencies,
-      body: bodies.get(m.body_hash) ?? null,
-    });
-    if (m.opcode !== null) {
-      const op = Number(m.opcode) >>> 0;
-      if (m.direction === 'in') evidenceOf(m.tx_account).inOps.add(op);
-      else evidenceOf(m.tx_account).outOps.add(op);
-    }
-  }
+  const accounts = new Set<string>();
   const transactions: TraceTransaction[] = t.transactions.map((x) => {
-    const r = byKey.get(`${x.account}\0${x.lt}`)!;
+    const key = txKey(x.account, x.lt);
+    const r = txByKey.get(key)!;
+    accounts.add(r.account);
+    const messages: TraceMessage[] = [];
+    for (const m of msgsOf.get(key) ?? []) {
+      if (m.source !== '') accounts.add(m.source);
+      if (m.destination !== '') accounts.add(m.destination);
+      const external = m.source === '';
+      messages.push({
+        msg_hash: m.msg_hash,
+        tx_hash: m.tx_hash,
+        direction: m.direction,
+        source: m.source === '' ? null : m.source,
+        destination: m.destination === '' ? null : m.destination,
+        value: m.value,
+        fwd_fee: m.fwd_fee,
+        // An external-in message has no created_lt / created_at (stored as 0 sentinels).
+        created_lt: external && m.direction === 'in' ? null : m.created_lt,
+        created_at: external && m.direction === 'in' ? null : Number(m.created_at),
+        opcode: m.opcode === null ? null : Number(m.opcode),
+        bounce: m.bounce,
+        bounced: m.bounced,
+        value_extra_currencies: m.value_extra_currencies,
+        body: bodies.get(m.body_hash) ?? null,
+      });
+      if (m.opcode !== null) {
+        const op = Number(m.opcode) >>> 0;
+        if (m.direction === 'in') evidenceOf(m.tx_account).inOps.add(op);
+        else evidenceOf(m.tx_account).outOps.add(op);
+      }
+    }
+    // The store hands rows in no particular order: the inbound message first, then the outbound ones in the order
+    // the transaction created them, whatever group the trace was read in.
+    messages.sort(byPosition);
     // The v3 TransactionDescr JSON (shared/ton/records/transaction.ts): `type`, `aborted`, `compute_ph`.
-    const d = JSON.parse(r.description) as { type: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string; exit_code?: number } };
+    const d = (typeof r.description === 'string' ? JSON.parse(r.description) : r.description) as { type: string; aborted?: boolean; compute_ph?: { skipped?: boolean; reason?: string; exit_code?: number } };
     return {
       hash: r.hash,
       account: r.account,
@@ -125,10 +296,9 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
       aborted: d.aborted === true,
       compute_exit_code: d.compute_ph?.exit_code ?? null,
       skipped_reason: d.compute_ph?.skipped ? (d.compute_ph.reason ?? null) : null,
-      messages: msgsOf.get(`${x.account}\0${x.lt}`) ?? [],
+      messages,
     };
   });
-  const repo = await readInterfaces(store, [...new Set([...accounts, ...msgRows.flatMap((m) => [m.source, m.destination]).filter((a) => a !== '')])], evidence);
   return {
     trace: {
       trace: {
@@ -143,51 +313,142 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
       },
       transactions,
     },
-    repo,
+    evidence,
+    accounts,
   };
+}
+
+/** A transaction document's rows into the group's maps (the shapes the tables' reads give). */
+function addDocument(doc: DocumentRows, txByKey: Map<string, TxRow>, msgsOf: Map<string, MsgRow[]>, bodies: Map<string, string>): void {
+  const tx = doc.tx;
+  const account = String(tx['account']);
+  const lt = String(tx['lt']);
+  const key = txKey(account, lt);
+  if (txByKey.has(key)) return;
+  const hash = String(tx['hash']);
+  txByKey.set(key, {
+    hash,
+    account,
+    lt_text: lt,
+    now: Number(tx['now']),
+    mc_block_seqno: tx['mc_block_seqno'] === null || tx['mc_block_seqno'] === undefined ? null : Number(tx['mc_block_seqno']),
+    orig_status: String(tx['orig_status']),
+    end_status: String(tx['end_status']),
+    total_fees: String(tx['total_fees']),
+    description: tx['description'],
+  });
+  const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+  msgsOf.set(
+    key,
+    doc.messages.map((m) => ({
+      tx_account: account,
+      tx_lt_text: lt,
+      tx_hash: hash,
+      direction: m['direction'] as 'in' | 'out',
+      msg_hash: String(m['msg_hash']),
+      source: String(m['source']),
+      destination: String(m['destination']),
+      value: str(m['value']),
+      value_extra_currencies: (m['value_extra_currencies'] ?? {}) as Record<string, string>,
+      fwd_fee: str(m['fwd_fee']),
+      created_lt: String(m['created_lt']),
+      created_at: Number(m['created_at']),
+      opcode: m['opcode'] === null || m['opcode'] === undefined ? null : Number(m['opcode']),
+      bounce: (m['bounce'] ?? null) as boolean | null,
+      bounced: (m['bounced'] ?? null) as boolean | null,
+      body_hash: String(m['body_hash']),
+    })),
+  );
+  for (const c of doc.contents) bodies.set(String(c['hash']), String(c['boc']));
+}
+
+function byPosition(a: TraceMessage, b: TraceMessage): number {
+  if (a.direction !== b.direction) return a.direction === 'in' ? -1 : 1;
+  const la = BigInt(a.created_lt ?? 0);
+  const lb = BigInt(b.created_lt ?? 0);
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a.msg_hash < b.msg_hash ? -1 : a.msg_hash > b.msg_hash ? 1 : 0;
 }
 
 const NO_EVIDENCE: AccountEvidence = { inOps: new Set(), outOps: new Set() };
 
 /**
- * The interfaces of the trace's accounts, from their latest states: the state after the trace (or later), as TON
- * Center's repository detects interfaces on the state after an account's last transaction (indexing-semantics §5.1).
- * The fields the classifier needs (a jetton wallet's owner and master, an NFT item's collection and owner) do not
- * change over a wallet's or item's life, so a later state gives the same answer.
- *
- * A state row rarely holds its data (a block's state update prunes the cells it did not change): the data of the
- * accounts whose facts read it is rebuilt from the cell store (shared/ton/cells/full-states.ts), as the gateway
- * rebuilds it for its readers. Code is not rebuilt: the code hash settles the interface. When some cell below the
- * data root was never seen whole (an NFT item's content, a wallet's code reference, both unchanged since a
- * genesis or a block before the index start), the root's own bits still hold those fields: they are read from the
- * root's record, which the rebuild fetched first. An account without even that, or whose data is in a layout its
- * code does not have, yields no facts and its transfers stay basic blocks.
+ * The latest state rows of `accounts`: the state after the trace (or later), as TON Center's repository detects
+ * interfaces on the state after an account's last transaction (indexing-semantics §5.1). The fields the classifier
+ * needs (a jetton wallet's owner and master, an NFT item's collection and owner) do not change over a wallet's or
+ * item's life, so a later state gives the same answer. Without FINAL (see above): per account, the row of the
+ * highest `last_trans_lt`, the table's ReplacingMergeTree version, which is the row FINAL keeps.
  */
-async function readInterfaces(store: Store, accounts: string[], evidence: Map<string, AccountEvidence>): Promise<InterfaceRepository> {
-  const known = new Map<string, AccountInterfaces>();
-  if (accounts.length > 0) {
-    const rows = await store.query<{ account: string; code_hash: string | null; data_hash: string | null; data_boc: string | null }>(
-      'SELECT account, code_hash, data_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
-      { a: accounts },
-    );
-    const needed = new Map(rows.filter((r) => factsNeedData(r.code_hash, evidence.get(r.account) ?? NO_EVIDENCE)).map((r) => [r.account, r]));
-    // Every record the rebuilds read, for the roots of data that could not be rebuilt whole (bounded by the rebuilds' own limit).
-    const fetched = new Map<string, CellRecord>();
-    const lookup = async (hashes: string[]): Promise<Map<string, CellRecord>> => {
-      const found = await readCellRecords(store, hashes);
-      for (const [h, r] of found) fetched.set(h, r);
-      return found;
-    };
-    const full = await withFullStates(needed, lookup, { code: false });
-    for (const [account, r] of full) {
-      let dataBoc = r.data_boc;
-      if (dataBoc === null && r.data_hash !== null) {
-        const root = fetched.get(Buffer.from(r.data_hash, 'base64').toString('hex'));
-        if (root) dataBoc = recordBitsBoc(root);
-      }
-      const facts = accountFacts(account, { codeHash: r.code_hash, dataBoc }, evidence.get(account) ?? NO_EVIDENCE);
-      if (facts) known.set(account, facts);
-    }
+async function readStates(store: Store, accounts: string[]): Promise<Map<string, StateRow>> {
+  const out = new Map<string, StateRow>();
+  if (accounts.length === 0) return out;
+  const rows = await store.query<StateRow>(
+    'SELECT account, toString(last_trans_lt) AS last_trans_lt, code_hash, data_hash, data_boc FROM latest_account_states WHERE account IN {a:Array(String)}',
+    { a: accounts },
+  );
+  for (const r of rows) {
+    const had = out.get(r.account);
+    if (!had || BigInt(r.last_trans_lt) >= BigInt(had.last_trans_lt)) out.set(r.account, r);
   }
-  return (address) => known.get(address);
+  return out;
+}
+
+/**
+ * The data (BoC) of `rows`' accounts, or their data root's own bits, by account; absent when neither is known.
+ *
+ * A state row rarely holds its data (a block's state update prunes the cells it did not change): it is rebuilt from
+ * the cell store (shared/ton/cells/full-states.ts), as the gateway rebuilds it for its readers. Code is not
+ * rebuilt: the code hash settles the interface. When some cell below the data root was never seen whole (an NFT
+ * item's content, a wallet's code reference, both unchanged since a genesis or a block before the index start), the
+ * root's own bits still hold those fields: they are read from the root's record, which the rebuild fetched first.
+ * An account without even that, or whose data is in a layout its code does not have, yields no facts and its
+ * transfers stay basic blocks.
+ */
+async function readData(store: Store, rows: ReadonlyMap<string, StateRow>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (rows.size === 0) return out;
+  // Every record the rebuilds read, for the roots of data that could not be rebuilt whole (bounded by the rebuilds' own limit).
+  const fetched = new Map<string, CellRecord>();
+  const lookup = mergedLookup(async (hashes) => {
+    const found = new Map<string, CellRecord>();
+    for (let i = 0; i < hashes.length; i += READ_LIMITS.cells) {
+      for (const [h, r] of await readCellRecords(store, hashes.slice(i, i + READ_LIMITS.cells))) {
+        found.set(h, r);
+        fetched.set(h, r);
+      }
+    }
+    return found;
+  });
+  const full = await withFullStates(rows, lookup, { code: false });
+  for (const [account, r] of full) {
+    let dataBoc = r.data_boc;
+    if (dataBoc === null && r.data_hash !== null) {
+      const root = fetched.get(Buffer.from(r.data_hash, 'base64').toString('hex'));
+      if (root) dataBoc = recordBitsBoc(root);
+    }
+    if (dataBoc !== null) out.set(account, dataBoc);
+  }
+  return out;
+}
+
+/**
+ * A lookup that merges the calls made in the same turn of the event loop into one call of `read`: the rebuilds of
+ * all accounts run at once (withFullStates), each asking for its next tree level as soon as the previous one came,
+ * so each level of every tree is one statement rather than one per account. Every caller gets the whole answer;
+ * a failed read fails every caller of that turn.
+ */
+function mergedLookup(read: (hashes: string[]) => Promise<Map<string, CellRecord>>): CellLookup {
+  let pending: { hashes: Set<string>; answer: Promise<Map<string, CellRecord>> } | null = null;
+  return (hashes) => {
+    if (!pending) {
+      const p: { hashes: Set<string>; answer: Promise<Map<string, CellRecord>> } = { hashes: new Set(), answer: Promise.resolve(new Map()) };
+      p.answer = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        pending = null;
+        return read([...p.hashes]);
+      });
+      pending = p;
+    }
+    for (const h of hashes) pending.hashes.add(h);
+    return pending.answer;
+  };
 }

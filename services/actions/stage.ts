@@ -1,20 +1,22 @@
 import type { Consumer, IncomingMessage, Producer } from '../../shared/bus/bus.js';
 import { type TraceActionsJson, encodeTraceActions } from '../../shared/contracts/actions.js';
-import { decodeTrace } from '../../shared/contracts/trace.js';
+import { type TraceJson, decodeTrace } from '../../shared/contracts/trace.js';
+import { isRetryable } from '../../shared/runtime/errors.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import { retry } from '../../shared/runtime/retry.js';
 import type { Store } from '../../shared/store/store.js';
 import type { ActionTableRow } from '../../shared/store/tables/actions.js';
 import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
+import type { InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { ActionRow } from '../../shared/ton/actions/row.js';
-import { type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
-import { readClassifierInput } from './read.js';
+import { type MapOutcome, type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
+import { type ClassifierInput, type ClassifierRead, readClassifierInput, readClassifierInputs } from './read.js';
 
 /**
  * The action stage, on the stage runner (stage.ts): completed traces in (trace.ts, published by the trace stage
- * once their rows are stored), actions out. For each trace it reads the transactions, messages and bodies from the
- * store (read.ts), classifies them (shared/ton/actions), writes the rows to `actions` and publishes them to the
- * actions topic (actions.ts) after they are stored.
+ * once their rows are stored), actions out. It reads the traces' transactions, messages and bodies from the store
+ * (read.ts), many traces per statement, classifies each trace (shared/ton/actions), writes the rows to `actions`
+ * and publishes them to the actions topic (actions.ts) after they are stored.
  *
  * Restarts and replays: classification is a function of the stored trace, and an action's id a function of its
  * messages, so a replayed trace writes the same (trace_id, action_id) rows again (ReplacingMergeTree keeps one) and
@@ -60,28 +62,110 @@ export async function runActionStage(deps: ActionStageDeps): Promise<void> {
   });
 }
 
-/** The stage's mapping: one trace message → its action rows (and the actions message). */
+/**
+ * Traces per read of the stage's inputs (read.ts): the statements of a read cost the same for one trace as for
+ * hundreds, and the bus hands the stage up to its batch size of traces at a time. With the read's own cap on
+ * transactions per group this bounds what one call holds: the rows of at most this many traces.
+ */
+export const TRACES_PER_READ = 500;
+
+/**
+ * The stage's mapping: trace messages → their action rows (and the actions messages). The runner hands it up to
+ * {@link TRACES_PER_READ} traces at a time (`mapMany`), whose inputs are read together (read.ts); each trace is then
+ * classified on its own, so one that cannot be decoded or classified is dead-lettered alone.
+ */
 export function createActionMapper(deps: { store: Store }): StageMapper {
+  // One classifier for the stage, consulting the repository of the trace it classifies: building one (every family's
+  // matchers) costs many times what classifying a trace does, and its matchers keep no state from one trace to the
+  // next. Classifying is synchronous, so the repository in force cannot change under it.
+  let repo: InterfaceRepository = NO_INTERFACES;
+  const classifier = createClassifier((address) => repo(address));
+  const classify = (t: TraceJson, input: ClassifierInput): MappedMessage => {
+    repo = input.repo;
+    try {
+      return mappedTrace(t, classifier.classify(input.trace));
+    } finally {
+      repo = NO_INTERFACES;
+    }
+  };
+  let reading: Promise<void> = Promise.resolve();
+  const mapOne = async (msg: IncomingMessage): Promise<MappedMessage> => {
+    const t = decodeTrace(msg);
+    return classify(t, await readClassifierInput(deps.store, t));
+  };
   return {
-    depth: 1,
+    depth: TRACES_PER_READ,
     inThread: true,
     close: async () => {},
-    async map(msg): Promise<MappedMessage> {
-      const t = decodeTrace(msg);
-      const input = await readClassifierInput(deps.store, t);
-      const rows = createClassifier(input.repo).classify(input.trace);
-      const published: TraceActionsJson = {
-        trace_id: t.trace_id,
-        mc_seqno_end: t.mc_seqno_end,
-        actions: rows.map((r) => rowToJson(r) as TraceActionsJson['actions'][number]),
-      };
-      return { rows: { actions: rows.map(tableRow), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
+    map: mapOne,
+    async mapMany(msgs): Promise<MapOutcome[]> {
+      const outcomes: Array<MapOutcome | undefined> = new Array(msgs.length);
+      const traces: TraceJson[] = [];
+      const at: number[] = [];
+      msgs.forEach((msg, i) => {
+        try {
+          traces.push(decodeTrace(msg));
+          at.push(i);
+        } catch (error) {
+          outcomes[i] = { ok: false, error };
+        }
+      });
+      // The runner has two calls in flight: their reads go one after the other, so that this call's read runs
+      // while the previous call classifies (embedded ClickHouse answers on its own threads meanwhile).
+      const previous = reading;
+      let done!: () => void;
+      reading = new Promise<void>((resolve) => (done = resolve));
+      let reads: ClassifierRead[];
+      try {
+        await previous;
+        reads = await readClassifierInputs(deps.store, traces);
+      } catch (error) {
+        // A store that failed (retryable) fails the call: the runner retries the batch. Anything else may be one
+        // trace's doing: each is then read on its own, so that only that trace is dead-lettered.
+        if (isRetryable(error)) throw error;
+        reads = [];
+        if (traces.length === 1) reads.push({ ok: false, error });
+        else for (const t of traces) {
+          try {
+            reads.push({ ok: true, input: await readClassifierInput(deps.store, t) });
+          } catch (e) {
+            if (isRetryable(e)) throw e;
+            reads.push({ ok: false, error: e });
+          }
+        }
+      } finally {
+        done();
+      }
+      reads.forEach((r, j) => {
+        const i = at[j]!;
+        if (!r.ok) outcomes[i] = { ok: false, error: r.error };
+        else {
+          try {
+            outcomes[i] = { ok: true, mapped: classify(traces[j]!, r.input) };
+          } catch (error) {
+            outcomes[i] = { ok: false, error };
+          }
+        }
+      });
+      return outcomes as MapOutcome[];
     },
   };
 }
 
-/** A classifier row as stored: the generic columns, and the whole row's JSON in `details`. */
-export function tableRow(r: ActionRow): ActionTableRow {
+const NO_INTERFACES: InterfaceRepository = () => undefined;
+
+/** One trace's rows: its actions as stored, and the actions message published once they are. */
+function mappedTrace(t: TraceJson, rows: ActionRow[]): MappedMessage {
+  const published: TraceActionsJson = {
+    trace_id: t.trace_id,
+    mc_seqno_end: t.mc_seqno_end,
+    actions: rows.map((r) => rowToJson(r) as TraceActionsJson['actions'][number]),
+  };
+  return { rows: { actions: rows.map((r, i) => tableRow(r, published.actions[i])), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
+}
+
+/** A classifier row as stored: the generic columns, and the whole row's JSON (`json`, its {@link rowToJson}) in `details`. */
+export function tableRow(r: ActionRow, json: unknown = rowToJson(r)): ActionTableRow {
   return {
     trace_id: r.trace_id,
     action_id: r.action_id,
@@ -101,6 +185,6 @@ export function tableRow(r: ActionRow): ActionTableRow {
     ancestor_type: r.ancestor_type ?? [],
     tx_hashes: r.tx_hashes,
     accounts: [...new Set(r.accounts)],
-    details: JSON.stringify(rowToJson(r)),
+    details: JSON.stringify(json),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, BatchContext, IncomingMessage } from '../../shared/bus/bus.js';
-import { NonRetryableError } from '../../shared/runtime/errors.js';
-import { type StageDeps, type StageMapper, type TableRows, type WriteChain, handleBatch, stageHandler } from './stage.js';
+import { NonRetryableError, UpstreamUnavailableError } from '../../shared/runtime/errors.js';
+import { type MapOutcome, type StageDeps, type StageMapper, type TableRows, type WriteChain, handleBatch, stageHandler } from './stage.js';
 
 /**
  * The runner's ordering across batches (bus.ts `PendingBatch`): a batch is handed back with its last write in
@@ -165,5 +165,43 @@ describe('stage runner across batches', () => {
     expect(written).toEqual(['a,a,c,c']);
     expect(counts).toEqual({ messages: 2, items: 6, deadLettered: 1 });
     expect(reports).toEqual([{ messages: 2, items: 6, deadLettered: 1, last: '12' }]);
+  });
+
+  it('maps through mapMany a window of depth messages at a time, dead-letters a refused one alone, and retries the batch on a failed window', async () => {
+    const calls: string[][] = [];
+    let failWith: unknown = null;
+    const many: StageMapper = {
+      ...mapper,
+      depth: 3,
+      map: async () => {
+        throw new Error('map must not be called when mapMany is there');
+      },
+      mapMany: async (msgs) => {
+        const values = msgs.map((m) => m.value.toString());
+        calls.push(values);
+        if (failWith !== null) throw failWith;
+        return values.map((v): MapOutcome => (v === 'bad' ? { ok: false, error: new NonRetryableError('POISON', 'cannot map') } : { ok: true, mapped: { rows: { t: [{ v }] }, count: 1, checkpoint: null } }));
+      },
+    };
+    const written: string[] = [];
+    const dead: string[] = [];
+    const deps: StageDeps = {
+      mapper: many,
+      write: async (rows) => void written.push(rows.get('t')!.objects.map((r) => (r as { v: string }).v).join(',')),
+      deadLetter: async (msg) => void dead.push(msg.offset),
+    };
+    const { durable } = await handleBatch(deps, batchOf(['a', 'b', 'bad', 'd', 'e', 'f', 'g'], 0, 'cp'), ctx);
+    await durable;
+    expect(calls).toEqual([['a', 'b', 'bad'], ['d', 'e', 'f'], ['g']]);
+    expect(dead).toEqual(['2']);
+    expect(written.join(',')).toBe('a,b,d,e,f,g');
+
+    // A window whose store read failed (retryable): nothing is written or dead-lettered, the batch is retried.
+    calls.length = 0;
+    written.length = 0;
+    dead.length = 0;
+    failWith = new UpstreamUnavailableError('STORE_DOWN', 'the store went away');
+    await expect(handleBatch(deps, batchOf(['a', 'b'], 0, 'cp'), ctx)).rejects.toBe(failWith);
+    expect({ calls, written, dead }).toEqual({ calls: [['a', 'b']], written: [], dead: [] });
   });
 });

@@ -31,13 +31,29 @@ export interface MappedMessage {
   counted?: boolean;
 }
 
+/** What mapping one message came to: its rows, or the error that refused it. */
+export type MapOutcome = { ok: true; mapped: MappedMessage } | { ok: false; error: unknown };
+
 /**
  * A stage's mapping of messages to rows. Mappings may run elsewhere (the decode stage's workers): `map` resolves
  * with the rows or rejects with the mapping's error; a non-retryable one makes the message a poison message.
  */
 export interface StageMapper {
   map(msg: IncomingMessage): Promise<MappedMessage>;
-  /** Messages worth having in flight to keep every worker busy (1 when mapping on the stage's thread). */
+  /**
+   * Optional: maps consecutive messages of a batch together, for a mapping whose cost is per store statement rather
+   * than per message (the action stage reads the inputs of many traces in one statement per table). When present
+   * the runner calls it instead of `map`, with up to `depth` messages at a time, two calls in flight (the next
+   * starts before the previous resolves, so that a mapper may read the next messages' inputs while it computes on
+   * the previous ones'; calls resolve in any order, outcomes are used in message order). It resolves with one outcome per message, in order: a message's own error
+   * is its outcome (non-retryable: that message alone is dead-lettered); a rejection stands for every message of
+   * the call (retryable: the batch is retried).
+   */
+  mapMany?(msgs: readonly IncomingMessage[]): Promise<MapOutcome[]>;
+  /**
+   * Messages worth having in flight to keep every worker busy (1 when mapping on the stage's thread); with
+   * `mapMany`, the most messages one call maps.
+   */
   readonly depth: number;
   /** True when `map` runs on the calling thread (it then never yields to I/O by itself). */
   readonly inThread: boolean;
@@ -184,18 +200,35 @@ export async function handleBatch(deps: StageDeps, batch: Batch, ctx: BatchConte
     wrote = true;
   };
   // Mappings run ahead of their use, up to the mapper's depth, and are used in message order.
-  type Outcome = { ok: true; mapped: MappedMessage } | { ok: false; error: unknown };
-  const ahead: Array<Promise<Outcome>> = [];
+  const ahead: Array<Promise<MapOutcome>> = [];
   let submitted = 0;
   const submit = (): void => {
+    const many = mapper.mapMany?.bind(mapper);
+    if (many) {
+      // One call per `depth` messages, two calls in flight: the next is under way while this one's are used.
+      while (submitted < messages.length && ahead.length <= mapper.depth) submitWindow(many);
+      return;
+    }
     while (submitted < messages.length && ahead.length < mapper.depth) {
       ahead.push(
         mapper.map(messages[submitted++]!).then(
-          (mapped): Outcome => ({ ok: true, mapped }),
-          (error: unknown): Outcome => ({ ok: false, error }),
+          (mapped): MapOutcome => ({ ok: true, mapped }),
+          (error: unknown): MapOutcome => ({ ok: false, error }),
         ),
       );
     }
+  };
+  const submitWindow = (many: NonNullable<StageMapper['mapMany']>): void => {
+    const window = messages.slice(submitted, Math.min(messages.length, submitted + Math.max(1, mapper.depth)));
+    submitted += window.length;
+    const outcomes = many(window).then(
+      (list) => {
+        if (list.length !== window.length) throw new Error(`mapMany gave ${list.length} outcomes for ${window.length} messages`);
+        return list;
+      },
+      (error: unknown) => window.map((): MapOutcome => ({ ok: false, error })),
+    );
+    for (let i = 0; i < window.length; i++) ahead.push(outcomes.then((list) => list[i]!));
   };
   try {
     for (const msg of messages) {

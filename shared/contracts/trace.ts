@@ -64,5 +64,15 @@ export function decodeTrace(msg: Pick<IncomingMessage, 'headers' | 'value'>): Tr
   if (t === null || typeof t !== 'object' || typeof t.trace_id !== 'string' || !Array.isArray(t.transactions)) {
     throw new NonRetryableError('TRACE_VALUE', 'trace message lacks trace_id or transactions');
   }
+  // Every transaction's key is read back from the store: one the store cannot take (an lt that is no 64-bit
+  // number) would fail the statement of every trace read along with it.
+  for (const x of t.transactions as unknown[]) {
+    const tx = x as Partial<TraceJson['transactions'][number]> | null;
+    if (tx === null || typeof tx !== 'object' || typeof tx.account !== 'string' || typeof tx.hash !== 'string' || typeof tx.lt !== 'string' || !UINT64.test(tx.lt) || BigInt(tx.lt) >= 2n ** 64n) {
+      throw new NonRetryableError('TRACE_VALUE', `trace ${t.trace_id} has a transaction without account, hash or a 64-bit lt`);
+    }
+  }
   return t as TraceJson;
 }
+
+const UINT64 = /^(0|[1-9][0-9]{0,19})$/;

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { IncomingMessage } from '../../shared/bus/bus.js';
+import type { TraceActionsJson } from '../../shared/contracts/actions.js';
+import { type TraceJson, decodeTrace } from '../../shared/contracts/trace.js';
+import { errorCode, isRetryable } from '../../shared/runtime/errors.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { exportDevnet } from '../../shared/sources/devnet/export.js';
+import type { Store } from '../../shared/store/store.js';
+import { readClassifierInput } from '../../services/actions/read.js';
+import { TRACES_PER_READ, createActionMapper } from '../../services/actions/stage.js';
+import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
+import { type TableRows, handleBatch } from '../../services/stages/stage.js';
+import { collect, waitFor } from '../helpers/bus-contract.js';
+import { type EmbeddedPipeline, openEmbedded } from '../helpers/pipeline.js';
+
+/*
+ * The action stage's batched reads on real components: a devnet run on the real TVM → follower → in-process bus →
+ * decode and trace stages → chdb (test/helpers/pipeline.ts), then the traces the trace stage published handed to the
+ * action stage's mapping through the stage runner (handleBatch), as one bus batch, over the same chdb store wrapped
+ * to count the statements it runs. A batch of traces must cost one statement per table (and one per cell-tree level
+ * of the data rebuilds), not one set per trace; what it produces must be what each trace read alone produces; a
+ * poison trace is dead-lettered alone; a trace whose transactions are not stored fails the batch as retryable.
+ */
+
+let work = '';
+let p: EmbeddedPipeline | undefined;
+let traceMessages: IncomingMessage[] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-actions-batch-'));
+  const devnetDir = path.join(work, 'devnet');
+  const { lastMcSeqno } = await exportDevnet({ out: devnetDir, transactions: 400, tps: 150, seed: 'tonflow-actions-batch-test', genesisUtime: 1_760_000_000 });
+  const logger = createLogger({ service: 'actions-batch-test', level: 'warn' });
+  p = await openEmbedded({ dir: devnetDir, dataDir: path.join(work, `data-${randomBytes(3).toString('hex')}`), name: 'actions_batch', logger });
+  const tracesOut = collect(p.bus, { groupId: 'reader-traces', topics: [p.topics.traces] });
+  // The trace stage only: the traces it publishes are this test's input.
+  const run = await p.start({ traces: true, actions: false });
+  await waitFor(() => run.traced >= lastMcSeqno || run.poison.length > 0, 240_000, 'traces of the last masterchain block stored');
+  expect(run.poison).toEqual([]);
+  const [complete] = await p.store.query<{ n: string }>("SELECT count() AS n FROM traces FINAL WHERE state = 'complete'");
+  await waitFor(() => tracesOut.received.length >= Number(complete?.n ?? 0), 60_000, 'complete traces published');
+  await run.stop();
+  await tracesOut.consumer.stop();
+  // One message per trace (a replay would repeat one), renumbered as one partition's batch.
+  const seen = new Set<string>();
+  traceMessages = tracesOut.received.filter((m) => !seen.has(m.key ?? '') && seen.add(m.key ?? '')).map((m, i) => ({ ...m, partition: 0, offset: String(i) }));
+}, 600_000);
+
+afterAll(async () => {
+  await p?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The store, with every statement it is asked to run recorded (the table it reads: the first FROM). */
+function counted(store: Store): { store: Store; statements: string[] } {
+  const statements: string[] = [];
+  const note = (sql: string): void => void statements.push(/\bFROM\s+`?(\w+)/i.exec(sql)?.[1] ?? sql);
+  const wrapped = new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      if (prop === 'query' || prop === 'queryFields' || prop === 'command') {
+        return (sql: string, ...rest: unknown[]) => {
+          note(sql);
+          return (v as (...a: unknown[]) => unknown).call(target, sql, ...rest);
+        };
+      }
+      return (v as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return { store: wrapped, statements };
+}
+
+/** The store as it is when the decode stage writes no transaction documents: their lookups find nothing. */
+function withoutDocuments(store: Store): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      const fn = (v as (...a: unknown[]) => unknown).bind(target);
+      if (prop !== 'queryFields') return fn;
+      return async (sql: string, ...rest: unknown[]) => (/\bFROM\s+transaction_documents\b/.test(sql) ? [] : fn(sql, ...rest));
+    },
+  });
+}
+
+const perTable = (statements: string[]): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const s of statements) out[s] = (out[s] ?? 0) + 1;
+  return out;
+};
+
+const ctx = { signal: new AbortController().signal, heartbeat: async () => {} };
+
+/** One bus batch through the runner with the action stage's mapping; what it wrote and dead-lettered. */
+async function runBatch(
+  store: Store,
+  messages: IncomingMessage[],
+  seen: { written: TableRows[]; dead: Array<{ offset: string; code: string }> } = { written: [], dead: [] },
+): Promise<{ published: TraceActionsJson[]; actions: object[]; dead: Array<{ offset: string; code: string }> }> {
+  const { written, dead } = seen;
+  const { durable } = await handleBatch(
+    {
+      mapper: createActionMapper({ store }),
+      write: async (rows) => void written.push(rows),
+      deadLetter: async (msg, error) => void dead.push({ offset: msg.offset, code: errorCode(error) }),
+    },
+    { topic: 'traces', partition: 0, messages },
+    ctx,
+  );
+  await durable;
+  return {
+    published: written.flatMap((r) => (r.get('@publish')?.objects ?? []) as TraceActionsJson[]),
+    actions: written.flatMap((r) => r.get('actions')?.objects ?? []),
+    dead,
+  };
+}
+
+const READ_TABLES = ['transaction_documents', 'transactions', 'messages', 'message_contents', 'latest_account_states'] as const;
+
+it('reads a batch of traces with one statement per table, and classifies each trace as when it is read alone', async () => {
+  const n = traceMessages.length;
+  expect(n, 'traces published by the trace stage').toBeGreaterThan(50);
+  const reads = Math.ceil(n / TRACES_PER_READ);
+
+  const batched = counted(p!.store);
+  const { published, dead } = await runBatch(batched.store, traceMessages);
+  expect(dead).toEqual([]);
+  expect(published.map((t) => t.trace_id)).toEqual(traceMessages.map((m) => decodeTrace(m).trace_id));
+  const counts = perTable(batched.statements);
+  for (const t of READ_TABLES) expect(counts[t] ?? 0, `statements on ${t} for ${n} traces`).toBeLessThanOrEqual(reads);
+  // The decode stage writes transaction documents (the default configuration): the transactions, their messages and
+  // bodies come from those, one key lookup per group, and the tables are not read.
+  expect(counts['transaction_documents']).toBe(reads);
+  expect(counts['transactions'] ?? 0).toBe(0);
+  // The data rebuilds: one statement per level of the deepest data tree, whatever the number of accounts.
+  const cellRounds = counts['cells'] ?? 0;
+  expect(cellRounds, 'cell-store statements').toBeLessThanOrEqual(16 * reads);
+  expect(Object.keys(counts).filter((t) => t !== 'cells' && !(READ_TABLES as readonly string[]).includes(t)), 'statements on other tables').toEqual([]);
+
+  // Half the traces: the same statements, not half as many.
+  const half = counted(p!.store);
+  await runBatch(half.store, traceMessages.slice(0, Math.ceil(n / 2)));
+  expect(half.statements.filter((s) => s === 'transaction_documents').length).toBe(Math.ceil(Math.ceil(n / 2) / TRACES_PER_READ));
+
+  // Each trace read alone (its own statements) and classified by a classifier of its own: the same actions, trace
+  // by trace (the stage's one classifier carries nothing from one trace to the next).
+  const alone = counted(p!.store);
+  for (const [i, m] of traceMessages.entries()) {
+    const input = await readClassifierInput(alone.store, decodeTrace(m));
+    const rows = createClassifier(input.repo).classify(input.trace);
+    expect(published[i]!.actions, `trace ${decodeTrace(m).trace_id}`).toEqual(rows.map((r) => rowToJson(r)));
+  }
+  expect(alone.statements.filter((s) => s === 'transaction_documents').length).toBe(n);
+  // Without transaction documents (TONFLOW_STORE_POINT_READS=false, or rows stored before 0009), from the tables:
+  // the same again, in one statement per table.
+  const tables = counted(withoutDocuments(p!.store));
+  const fromTables = await runBatch(tables.store, traceMessages);
+  expect(fromTables.published).toEqual(published);
+  expect(perTable(tables.statements)['transactions']).toBe(reads);
+  expect(perTable(tables.statements)['messages']).toBe(reads);
+  // Something to classify: the devnet's jetton and NFT flows come out as their actions, not only as TON transfers.
+  const types = new Set(published.flatMap((t) => t.actions.map((a) => a.type)));
+  expect(types).toContain('jetton_transfer');
+  expect(types).toContain('nft_transfer');
+}, 300_000);
+
+it('dead-letters only the poison traces of a batch and classifies the others', async () => {
+  const good = traceMessages.slice(0, 40);
+  const first = decodeTrace(good[0]!);
+  const badLt: TraceJson = { ...first, trace_id: 'bad-lt', transactions: [{ ...first.transactions[0]!, lt: '12x' }] };
+  const messages: IncomingMessage[] = [
+    ...good.slice(0, 10),
+    { ...good[0]!, key: 'bad-lt', value: Buffer.from(JSON.stringify(badLt)) },
+    ...good.slice(10, 30),
+    { ...good[0]!, key: 'not-json', value: Buffer.from('{"trace_id": ') },
+    ...good.slice(30),
+  ].map((m, i) => ({ ...m, offset: String(i) }));
+  const c = counted(p!.store);
+  const { published, dead } = await runBatch(c.store, messages);
+  expect(dead).toEqual([
+    { offset: '10', code: 'TRACE_VALUE' },
+    { offset: '31', code: 'TRACE_VALUE' },
+  ]);
+  expect(published.map((t) => t.trace_id)).toEqual(good.map((m) => decodeTrace(m).trace_id));
+  expect(c.statements.filter((s) => s === 'transaction_documents').length).toBe(1);
+}, 120_000);
+
+it('fails the batch as retryable, writing nothing, while a trace’s transactions are not stored', async () => {
+  const first = decodeTrace(traceMessages[0]!);
+  const unstored: TraceJson = { ...first, trace_id: 'unstored', transactions: [{ ...first.transactions[0]!, lt: '1' }] };
+  const messages = [...traceMessages.slice(0, 5), { ...traceMessages[0]!, key: 'unstored', value: Buffer.from(JSON.stringify(unstored)) }, ...traceMessages.slice(5, 10)].map((m, i) => ({ ...m, offset: String(i) }));
+  const seen = { written: [] as TableRows[], dead: [] as Array<{ offset: string; code: string }> };
+  const error = await runBatch(p!.store, messages, seen).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(errorCode(error)).toBe('ACTIONS_TRACE_ROWS_MISSING');
+  expect(isRetryable(error)).toBe(true);
+  expect(seen).toEqual({ written: [], dead: [] });
+}, 120_000);
