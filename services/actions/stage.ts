@@ -161,11 +161,19 @@ function mappedTrace(t: TraceJson, rows: ActionRow[]): MappedMessage {
     mc_seqno_end: t.mc_seqno_end,
     actions: rows.map((r) => rowToJson(r) as TraceActionsJson['actions'][number]),
   };
-  return { rows: { actions: rows.map((r, i) => tableRow(r, published.actions[i])), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
+  return { rows: { actions: rows.map((r, i) => storedRow(r, published.actions[i])), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
 }
 
-/** A classifier row as stored: the generic columns, and the whole row's JSON (`json`, its {@link rowToJson}) in `details`. */
-export function tableRow(r: ActionRow, json: unknown = rowToJson(r)): ActionTableRow {
+/** A classifier row as stored: the generic columns, and the whole row's JSON in `details`. */
+export function tableRow(r: ActionRow): ActionTableRow {
+  return storedRow(r, rowToJson(r));
+}
+
+/**
+ * {@link tableRow} with the row's JSON already built (`json`, its {@link rowToJson}: the stage publishes the same
+ * object). Apart from tableRow so that `rows.map(tableRow)` cannot pass an index as the JSON.
+ */
+function storedRow(r: ActionRow, json: unknown): ActionTableRow {
   return {
     trace_id: r.trace_id,
     action_id: r.action_id,
