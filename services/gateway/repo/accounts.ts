@@ -1,6 +1,7 @@
 import { addressBookInterfaces as interfacesOf, parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
-import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
+import { selectList } from '../../../shared/store/tables/columns.js';
+import { type LatestAccountStateRow, latestAccountStates } from '../../../shared/store/tables/latest-account-states.js';
 import type { AccountStatus } from './records.js';
 import { withFullStates } from './full-states.js';
 
@@ -23,13 +24,20 @@ export async function latestStates(db: Db, req: Req, accounts: readonly string[]
   return withFullStates(db, req, states);
 }
 
+/** The columns of `latest_account_states` but its BoCs. */
+const STATE_COLUMNS = (Object.keys(latestAccountStates.columns) as Array<keyof LatestAccountStateRow>).filter((c) => c !== 'code_boc' && c !== 'data_boc');
+
 /** {@link latestStates}' statement, for every account of a batch (batches.ts). */
 export async function readLatestStates(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, LatestAccountStateRow>> {
-  // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)).
-  const rows = await query<LatestAccountStateRow>(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account', {
-    accounts,
-  });
-  return new Map(rows.map((r) => [String(r.account), r]));
+  // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)). Without the
+  // BoC columns: {@link latestStates} takes them by hash from `state_bocs` (repo/full-states.ts).
+  const rows = await query<Omit<LatestAccountStateRow, 'code_boc' | 'data_boc'>>(
+    db,
+    req,
+    `SELECT ${selectList(STATE_COLUMNS)} FROM ${latestAccountStates.name} WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account`,
+    { accounts },
+  );
+  return new Map(rows.map((r) => [String(r.account), { ...r, code_boc: null, data_boc: null }]));
 }
 
 /** The code hash of each account {@link latestStates} found: what its address book entry needs. */

@@ -39,9 +39,9 @@ export async function storedStateAt(db: Db, req: Req, account: string, mcSeqno: 
   const states = await query(
     db,
     req,
-    // A row with BoCs beats one without (0004_account_states.sql's version); LIMIT 1 BY keeps that one.
-    `SELECT status, balance, code_boc, data_boc, code_hash, data_hash, frozen_hash FROM account_states WHERE hash = {hash:String}
-     ORDER BY (data_boc IS NOT NULL OR code_boc IS NOT NULL) DESC LIMIT 1`,
+    // Without the BoC columns: withFullStates takes them by hash from `state_bocs` (repo/full-states.ts). The
+    // rows of one hash differ only in whether they carry BoCs (0004_account_states.sql's version), so any will do.
+    `SELECT status, balance, code_hash, data_hash, frozen_hash FROM account_states WHERE hash = {hash:String} LIMIT 1`,
     { hash: String(tx.account_state_hash_after) },
   );
   const found = states[0];
