@@ -1,5 +1,4 @@
 import { readCellRecords } from '../../../shared/store/tables/cells.js';
-import { readStateBocs } from '../../../shared/store/tables/state-bocs.js';
 import { readLatestStates } from './accounts.js';
 import { readCodeHashes } from './address-book.js';
 import { type BatcherOptions, KeyBatcher } from './batcher.js';
@@ -37,6 +36,5 @@ export function createBatches(db: DbCore, opts: BatchesOptions): Batches {
     accountPages: new KeyBatcher((keys, req) => readAccountPages(db, req, keys), o(MAX_KEYS.pages)),
     blocksBySeqno: new KeyBatcher((keys, req) => readBlocksBySeqno(db, req, keys), o(MAX_KEYS.seqnos)),
     cells: new KeyBatcher((keys, req) => readCellRecords(db.store, keys, { timeoutMs: req.timeoutMs }), o(MAX_KEYS.cells)),
-    stateBocs: new KeyBatcher((keys, req) => readStateBocs(db.store, keys, { timeoutMs: req.timeoutMs }), o(MAX_KEYS.cells)),
   };
 }

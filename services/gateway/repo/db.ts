@@ -76,8 +76,6 @@ export interface Batches {
   blocksBySeqno: PointRead<BlockRow[]>;
   /** Cell records by hex hash (`cells`, 0025): every full-state rebuild, one statement per tree level for all requests. */
   cells: PointRead<Uint8Array>;
-  /** Code and data BoCs by their cell hash (`state_bocs`, 0028): every state read, before any rebuild from `cells`. */
-  stateBocs: PointRead<string>;
 }
 
 export interface CacheOptions {
