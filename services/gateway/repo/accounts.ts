@@ -1,9 +1,8 @@
 import { addressBookInterfaces as interfacesOf, parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
 import { type Db, type DbCore, type Req, query } from './db.js';
-import { selectList } from '../../../shared/store/tables/columns.js';
-import { type LatestAccountStateRow, latestAccountStates } from '../../../shared/store/tables/latest-account-states.js';
+import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
 import type { AccountStatus } from './records.js';
-import { BOC_FLAGS, type BocFlags, withFullStates, withStoredBocs } from './full-states.js';
+import { withFullStates } from './full-states.js';
 
 /**
  * Account reads (api-v3.md §2, §8): the newest state per account from `latest_account_states` by its primary
@@ -24,21 +23,13 @@ export async function latestStates(db: Db, req: Req, accounts: readonly string[]
   return withFullStates(db, req, states);
 }
 
-/** The columns of `latest_account_states` but its BoCs. */
-const STATE_COLUMNS = (Object.keys(latestAccountStates.columns) as Array<keyof LatestAccountStateRow>).filter((c) => c !== 'code_boc' && c !== 'data_boc');
-
 /** {@link latestStates}' statement, for every account of a batch (batches.ts). */
 export async function readLatestStates(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, LatestAccountStateRow>> {
-  // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)). The BoCs come
-  // by hash from `state_bocs` (repo/full-states.ts withStoredBocs), in one more statement for the whole batch.
-  const rows = await query<Omit<LatestAccountStateRow, 'code_boc' | 'data_boc'> & BocFlags>(
-    db,
-    req,
-    `SELECT ${selectList(STATE_COLUMNS)}, ${BOC_FLAGS} FROM ${latestAccountStates.name}
-     WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account`,
-    { accounts },
-  );
-  return new Map((await withStoredBocs(db, req, rows)).map((r) => [String(r.account), r]));
+  // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)).
+  const rows = await query<LatestAccountStateRow>(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account', {
+    accounts,
+  });
+  return new Map(rows.map((r) => [String(r.account), r]));
 }
 
 /** The code hash of each account {@link latestStates} found: what its address book entry needs. */

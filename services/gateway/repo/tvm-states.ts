@@ -1,7 +1,7 @@
 import { type Db, type Req, query } from './db.js';
 import { latestStates } from './accounts.js';
 import type { Row } from './records.js';
-import { BOC_FLAGS, type BocFlags, withFullStates, withStoredBocs } from './full-states.js';
+import { withFullStates } from './full-states.js';
 
 /**
  * Account states the gateway's TVM runs on (routes/v2-tvm.ts, routes/v3-tvm.ts): the latest one from
@@ -36,16 +36,15 @@ export async function storedStateAt(db: Db, req: Req, account: string, mcSeqno: 
   );
   const tx = txs[0];
   if (!tx) return null;
-  const states = await query<BocFlags & Row>(
+  const states = await query(
     db,
     req,
-    // The rows of one hash differ only in whether they hold BoCs (0004_account_states.sql's version): the one that does
-    // comes first, and its BoCs come by hash from `state_bocs` (repo/full-states.ts withStoredBocs).
-    `SELECT status, balance, code_hash, data_hash, frozen_hash, ${BOC_FLAGS} FROM account_states WHERE hash = {hash:String}
-     ORDER BY version DESC LIMIT 1`,
+    // A row with BoCs beats one without (0004_account_states.sql's version); LIMIT 1 BY keeps that one.
+    `SELECT status, balance, code_boc, data_boc, code_hash, data_hash, frozen_hash FROM account_states WHERE hash = {hash:String}
+     ORDER BY (data_boc IS NOT NULL OR code_boc IS NOT NULL) DESC LIMIT 1`,
     { hash: String(tx.account_state_hash_after) },
   );
-  const found = (await withStoredBocs(db, req, states))[0];
+  const found = states[0];
   const s = found ? (await withFullStates(db, req, new Map([['', found]]))).get('')! : undefined;
   return s ? stored(s, String(tx.lt), String(tx.hash)) : null;
 }

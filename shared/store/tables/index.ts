@@ -16,7 +16,6 @@ import { messageSides } from './message-sides.js';
 import { messages } from './messages.js';
 import { keyBlockConfigs } from './key-block-configs.js';
 import { shardState } from './shard-state.js';
-import { stateBocs } from './state-bocs.js';
 import { traceEdges } from './trace-edges.js';
 import { traceEnds } from './trace-ends.js';
 import { traceProgress } from './trace-progress.js';
@@ -62,7 +61,6 @@ export const TABLES = [
   actionAccounts,
   actionListing,
   traceEnds,
-  stateBocs,
 ] as const;
 
 /**
