@@ -171,6 +171,27 @@ const TX_TABLES = [
 /** What the trace and action stages write (0017, 0018, 0023), measured too when they run. */
 const STAGE_TABLES = ['traces', 'trace_transactions', 'trace_edges', 'actions'] as const;
 
+/**
+ * What both ingest benches set up in `work` before their rounds: the devnet export with traces, and one data
+ * directory (chdb binds one per process: every run uses it, each in a database and topics of its own, named after
+ * `stamp` and the round).
+ */
+async function devnetRounds(work: string, opts: Pick<IngestBenchOptions, 'traceTransactions' | 'rounds'>, say: (line: string) => void) {
+  const devnetDir = path.join(work, 'devnet');
+  const devnetCorpus = await buildDevnetCorpus(devnetDir, opts.traceTransactions, say);
+  const dataDir = path.join(work, 'data');
+  /** One embedded run on the devnet export: the decode stage alone (`devnet`), or with the trace and action stages. */
+  const devnetRun = (row: 'devnet' | 'traces', tag: string, stages?: Parameters<typeof runPipeline>[4]) =>
+    runPipeline(
+      'embedded',
+      benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_${row}_${tag}`, prefix: `tonflow-bench-${row}-${tag}` }),
+      devnetCorpus.transactions,
+      say,
+      stages ?? { traces: row === 'traces' },
+    );
+  return { devnetDir, devnetCorpus, dataDir, devnetRun, stamp: `${Date.now().toString(36)}${process.pid}`, rounds: opts.rounds ?? DEFAULT_ROUNDS };
+}
+
 export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBenchResult> {
   const say = opts.progress ?? (() => {});
   const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-ingest-'));
@@ -183,13 +204,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
     const bytes = readdirSync(corpusDir).reduce((n, f) => n + statSync(path.join(corpusDir, f)).size, 0);
     const corpus = { ...built, bytes, build_seconds: round((performance.now() - t0) / 1000, 1) };
     say(`corpus: ${corpus.transactions} transactions in ${corpus.files} blocks (${mib(bytes)} MiB), built in ${corpus.build_seconds} s`);
-    const devnetDir = path.join(work, 'devnet');
-    const devnetCorpus = await buildDevnetCorpus(devnetDir, opts.traceTransactions, say);
-
-    // chdb binds one data directory per process: every run uses it, each in a database (and topics) of its own.
-    const dataDir = path.join(work, 'data');
-    const stamp = `${Date.now().toString(36)}${process.pid}`;
-    const rounds = opts.rounds ?? DEFAULT_ROUNDS;
+    const { devnetCorpus, dataDir, devnetRun, stamp, rounds } = await devnetRounds(work, opts, say);
     const embeddedRuns: IngestRunResult[] = [];
     const tablesOnlyRuns: IngestRunResult[] = [];
     const kafkaRuns: IngestRunResult[] = [];
@@ -209,23 +224,8 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
           say,
         ),
       );
-      devnetDecodeRuns.push(
-        await runPipeline(
-          'embedded',
-          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_devnet_${tag}`, prefix: `tonflow-bench-devnet-${tag}` }),
-          devnetCorpus.transactions,
-          say,
-        ),
-      );
-      tracesRuns.push(
-        await runPipeline(
-          'embedded',
-          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_traces_${tag}`, prefix: `tonflow-bench-traces-${tag}` }),
-          devnetCorpus.transactions,
-          say,
-          { traces: true },
-        ),
-      );
+      devnetDecodeRuns.push(await devnetRun('devnet', tag));
+      tracesRuns.push(await devnetRun('traces', tag));
       if (opts.kafkaBrokers) {
         kafkaRuns.push(
           await runPipeline(
@@ -340,34 +340,15 @@ export async function runIngestTracesBench(opts: Omit<IngestBenchOptions, 'trans
   try {
     const speedBefore = speedReference(opts.fixturesDir);
     say(`machine speed: @ton/core baseline at ${speedBefore} tx/s`);
-    const devnetDir = path.join(work, 'devnet');
-    const devnetCorpus = await buildDevnetCorpus(devnetDir, opts.traceTransactions, say);
-    const dataDir = path.join(work, 'data');
-    const stamp = `${Date.now().toString(36)}${process.pid}`;
-    const rounds = opts.rounds ?? DEFAULT_ROUNDS;
+    const { devnetCorpus, devnetRun, stamp, rounds } = await devnetRounds(work, opts, say);
     const decodeRuns: IngestRunResult[] = [];
     const tracesRuns: IngestRunResult[] = [];
     let actionStage: ActionStageResult | undefined;
     for (let i = 0; i < rounds; i++) {
       const tag = `${stamp}_${i}`;
-      decodeRuns.push(
-        await runPipeline(
-          'embedded',
-          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_devnet_${tag}`, prefix: `tonflow-bench-devnet-${tag}` }),
-          devnetCorpus.transactions,
-          say,
-        ),
-      );
+      decodeRuns.push(await devnetRun('devnet', tag));
       const last = i === rounds - 1;
-      tracesRuns.push(
-        await runPipeline(
-          'embedded',
-          benchConfig({ corpusDir: devnetDir, dataDir, database: `bench_ingest_traces_${tag}`, prefix: `tonflow-bench-traces-${tag}` }),
-          devnetCorpus.transactions,
-          say,
-          { traces: true, ...(last ? { actionStage: (r: ActionStageResult) => (actionStage = r) } : {}) },
-        ),
-      );
+      tracesRuns.push(await devnetRun('traces', tag, { traces: true, ...(last ? { actionStage: (r: ActionStageResult) => (actionStage = r) } : {}) }));
     }
     const result: IngestTracesBenchResult = {
       devnet_corpus: devnetCorpus,
