@@ -522,7 +522,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   actionRoutes(app, deps);
   const tvm = opts.tvm ? createGatewayTvm(db, opts.tvm, { head: deps.head, version: () => responses.version() }) : undefined;
   v3TvmRoutes(app, deps, tvm);
-  v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm), tvm });
+  v2Routes(app, deps, { testnet: config.testnet, rpc: v2TvmRoutes(app, deps, tvm), tvm, ...(opts.tvm?.source ? { proofs: opts.tvm.source } : {}) });
 
   await app.ready();
   return app;

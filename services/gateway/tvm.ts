@@ -27,7 +27,7 @@ import { type StoredState, latestStoredState, storedStateAt } from './repo/tvm-s
 export interface GatewayTvmOptions {
   tvm: Tvm;
   /** What the source the gateway runs beside offers (`tonflow start`); absent for a gateway alone. */
-  source?: Pick<BlockSource, 'send' | 'accountState' | 'blockchainConfig'>;
+  source?: Pick<BlockSource, 'send' | 'accountState' | 'blockchainConfig' | 'shardBlockProof'>;
   /** Gas a get-method may use. Default 1,000,000 (a liteserver's `runSmcMethod`). */
   gasLimit?: bigint;
 }

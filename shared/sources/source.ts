@@ -73,6 +73,22 @@ export interface BlockSource {
    * accounts whose code or data no block carried whole.
    */
   accountStatesAt?(block: Pick<RawBlock, 'id' | 'rootHash' | 'fileHash'>, addresses: readonly string[], signal: AbortSignal): Promise<SnapshotAccount[]>;
+  /**
+   * `block` (a block this source delivered) proven from the masterchain block that commits it: that block's id and
+   * the links down to `block`, each a Merkle proof checked against the block before it (a liteserver's
+   * `liteServer.getShardBlockProof`, shared/ton/shard-block-proof.ts). Proofs are BOCs as the source served them.
+   */
+  shardBlockProof?(block: Pick<RawBlock, 'id' | 'rootHash' | 'fileHash'>, signal: AbortSignal): Promise<ShardBlockProof>;
   /** The configuration the chain runs with (`Hashmap 32 ^Cell` of ConfigParams), base64 BOC. */
   blockchainConfig?(): Promise<string>;
+}
+
+/** A block id with both hashes, as a proof names it. */
+export interface FullBlockRef extends Pick<RawBlock, 'id' | 'rootHash' | 'fileHash'> {}
+
+export interface ShardBlockProof {
+  /** The masterchain block the proof starts from. */
+  mc: FullBlockRef;
+  /** Link i: a block and the proof of the block before it (link 0: of `mc`) that names it; the last is the asked block. */
+  links: Array<{ block: FullBlockRef; proof: Uint8Array }>;
 }

@@ -2,6 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { v2MessageData } from '../../../shared/ton/v2-message-data.js';
 import { AddressParseError, friendlyAddress, parseAddress } from '../../../shared/ton/address.js';
+import type { BlockSource, FullBlockRef, ShardBlockProof } from '../../../shared/sources/source.js';
+import { BaseError } from '../../../shared/runtime/errors.js';
+import { V2ShardBlockProof } from '../schemas/records.js';
 import { ApiError, notFound, unprocessable } from '../errors.js';
 import { latestStates } from '../repo/accounts.js';
 import { blockById, blockWithHeaderById } from '../repo/blocks.js';
@@ -38,7 +41,6 @@ import {
   V2TransactionResponse,
   V2TransactionsQuery,
   V2TransactionsResponse,
-  V2Unavailable,
   V2WalletInformationResponse,
   V2LookupBlockResponse,
   V2ConfigInfoResponse,
@@ -60,6 +62,17 @@ const MC_SHARD = '9223372036854775808';
 const v2Errors = { ...errors, 404: errors[500], 409: errors[500] };
 
 /** An error of data the index cannot give (what TON Center reads from a liteserver): 500, as a liteserver error. */
+/**
+ * A source's failure to prove a block as the API tells it: a proof that fails its checks (every liteserver asked served
+ * one) is tonlib's 500 with the reason; no answer in time is v2's 504.
+ */
+function proofApiError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) return new ApiError(504, 'LITE_SERVER_NETWORK timeout');
+  if (e instanceof BaseError) return new ApiError(500, `LITE_SERVER_UNKNOWN: ${e.message}`);
+  throw e;
+}
+
 function unavailable(what: string): ApiError {
   return new ApiError(500, `LITE_SERVER_UNKNOWN: ${what} is not available from the index`);
 }
@@ -279,7 +292,11 @@ function friendlyVariants(raw: string, bounceable: boolean, testnet: boolean) {
 // Operations
 // ---------------------------------------------------------------------------------------------------------------
 
-export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: { testnet: boolean }): void {
+export function v2ReadOperations(
+  operation: V2Operation,
+  deps: RouteDeps,
+  opts: { testnet: boolean; /** The source beside the gateway, when it proves blocks (getShardBlockProof). */ proofs?: Pick<BlockSource, 'shardBlockProof'> },
+): void {
   const ok = <T>(result: T) => ({ ok: true as const, result });
 
   operation(
@@ -608,18 +625,61 @@ export function v2ReadOperations(operation: V2Operation, deps: RouteDeps, opts: 
     async (_req, q) => ok(detect(q.address).raw),
   );
 
-  // What only a liteserver can answer: tonflow's sources do not keep it (README "Known differences").
-  const liteserverOnly = (name: string, summary: string, querystring: Parameters<V2Operation>[1]['schema']['querystring'], what: string) =>
-    operation(
-      name,
-      { schema: { tags, summary, description: `Not available from the index: ${what}. Always answers 500.`, querystring, response: { 200: V2Unavailable, ...v2Errors } } },
-      async () => {
-        throw unavailable(what);
+  operation(
+    'getShardBlockProof',
+    {
+      schema: {
+        tags,
+        summary: 'Get shard block proof (v2)',
+        description:
+          'The block proven from the masterchain block that commits it (`mc_id`): `links`, each a block id and a Merkle proof of the block ' +
+          'before it (the first: of `mc_id`, naming the block in its ShardHashes; then of shard blocks, naming it as a previous block), ' +
+          'fetched with a liteserver\'s `liteServer.getShardBlockProof` and checked as tonlib checks it; `mc_id` must be the indexed ' +
+          'masterchain block of its seqno. `from` is `mc_id` and `mc_proof` is empty: without `from_seqno`, and with `from_seqno` equal to ' +
+          '`mc_id`\'s seqno. Links back from a newer masterchain block (`liteServer.getBlockProof` backward links) are not fetched: a ' +
+          'newer `from_seqno` answers 500 "not available", an older one tonlib\'s 500 "from mc block is too old". Needs a liteserver ' +
+          'source beside the gateway (`tonflow start` following liteservers); otherwise 500 "not available".',
+        querystring: V2ShardBlockProofQuery,
+        response: { 200: V2ShardBlockProof, ...v2Errors },
       },
-    );
-  // Its links back from the newest masterchain block carry Merkle proofs of masterchain states, which the index never
-  // holds (README "Known differences").
-  liteserverOnly('getShardBlockProof', 'Get shard block proof (v2)', V2ShardBlockProofQuery, 'block proofs (liteserver getShardBlockProof)');
+    },
+    async (req, q) => {
+      const block = await blockById(deps.db, req.tf, { workchain: q.workchain, shard: q.shard, seqno: q.seqno });
+      if (!block) throw blockNotFound(q.workchain, q.shard, q.seqno);
+      const from = q.from_seqno === undefined ? null : await blockById(deps.db, req.tf, { workchain: -1, shard: MC_SHARD, seqno: q.from_seqno });
+      if (q.from_seqno !== undefined && !from) throw blockNotFound(-1, MC_SHARD, q.from_seqno);
+      const source = opts.proofs;
+      if (!source?.shardBlockProof) throw unavailable('block proofs (liteserver getShardBlockProof)');
+      const b64 = (x: Uint8Array) => Buffer.from(x).toString('base64');
+      const ref = (r: FullBlockRef) => blockIdExt({ ...r.id, root_hash: b64(r.rootHash), file_hash: b64(r.fileHash) });
+      let proof: ShardBlockProof;
+      try {
+        proof = await source.shardBlockProof(
+          { id: { workchain: block.workchain, shard: block.shard, seqno: block.seqno }, rootHash: Buffer.from(block.root_hash, 'base64'), fileHash: Buffer.from(block.file_hash, 'base64') },
+          AbortSignal.timeout(req.tf.timeoutMs),
+        );
+      } catch (e) {
+        throw proofApiError(e);
+      }
+      // The proof's trust anchor: the masterchain block the index holds (its hash chain checked as it was indexed).
+      const mc = await blockById(deps.db, req.tf, { workchain: -1, shard: MC_SHARD, seqno: proof.mc.id.seqno });
+      if (!mc || mc.root_hash !== b64(proof.mc.rootHash) || mc.file_hash !== b64(proof.mc.fileHash)) {
+        throw new ApiError(500, `LITE_SERVER_UNKNOWN: the proof starts at masterchain block ${proof.mc.id.seqno} (${b64(proof.mc.rootHash)}), which is not the indexed block of that seqno`);
+      }
+      if (from && from.seqno < mc.seqno) throw new ApiError(500, 'from mc block is too old');
+      if (from && from.seqno > mc.seqno) {
+        throw unavailable(`the links back from masterchain block ${from.seqno} to ${mc.seqno} (liteserver getBlockProof)`);
+      }
+      return ok({
+        '@type': 'blocks.shardBlockProof' as const,
+        from: blockIdExt(mc),
+        mc_id: blockIdExt(mc),
+        links: proof.links.map((l) => ({ '@type': 'blocks.shardBlockLink' as const, id: ref(l.block), proof: b64(l.proof) })),
+        mc_proof: [],
+        '@extra': extra(),
+      });
+    },
+  );
 
   /** The config dictionary in force at masterchain block `seqno` (default: the newest indexed one). */
   const configOf = async (req: FastifyRequest, seqno: number | undefined): Promise<string> => {

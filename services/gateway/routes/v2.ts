@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ApiError, unprocessable } from '../errors.js';
 import { blockById, blockWithHeaderById } from '../repo/blocks.js';
 import type { BlockIdRecord } from '../repo/records.js';
+import type { BlockSource } from '../../../shared/sources/source.js';
 import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2MasterchainInfo } from '../schemas/records.js';
 import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
@@ -40,7 +41,14 @@ async function prevBlockIdExt(deps: RouteDeps, req: FastifyRequest, p: BlockIdRe
 export function v2Routes(
   app: App,
   deps: RouteDeps,
-  opts: { testnet: boolean; rpc?: ReadonlyMap<string, RawJsonRpcMethod>; /** The TVM getTokenData runs on (503 without). */ tvm?: GatewayTvm },
+  opts: {
+    testnet: boolean;
+    rpc?: ReadonlyMap<string, RawJsonRpcMethod>;
+    /** The TVM getTokenData runs on (503 without). */
+    tvm?: GatewayTvm;
+    /** The source beside the gateway, when it proves blocks (getShardBlockProof). */
+    proofs?: Pick<BlockSource, 'shardBlockProof'>;
+  },
 ): void {
   const r = zod(app);
   const methods = new Map<string, JsonRpcMethod>();

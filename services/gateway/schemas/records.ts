@@ -183,6 +183,28 @@ export const V2BlockSignatures = v2Envelope(
   'V2BlockSignaturesResponse',
 );
 
+export const V2ShardBlockProof = v2Envelope(
+  z.object({
+    '@type': z.literal('blocks.shardBlockProof'),
+    from: V2BlockIdExt,
+    mc_id: V2BlockIdExt,
+    links: z.array(z.object({ '@type': z.literal('blocks.shardBlockLink'), id: V2BlockIdExt, proof: z.string().meta({ description: 'Merkle proof BOC, base64' }) })),
+    mc_proof: z.array(
+      z.object({
+        '@type': z.literal('blocks.blockLinkBack'),
+        to_key_block: z.boolean(),
+        from: V2BlockIdExt,
+        to: V2BlockIdExt,
+        dest_proof: z.string(),
+        proof: z.string(),
+        state_proof: z.string(),
+      }),
+    ),
+    '@extra': z.string(),
+  }),
+  'V2ShardBlockProofResponse',
+);
+
 export const V2Error = z
   .object({ ok: z.literal(false), error: z.string(), code: z.number().int() })
   .meta({ id: 'V2Error', description: 'v2 error envelope; HTTP status == code' });

@@ -52,6 +52,8 @@ export interface LiteserverConnection {
   ): Promise<{ id: FullBlockId; shardblk: FullBlockId; shardProof: Uint8Array; proof: Uint8Array; state: Uint8Array }>;
   /** `liteServer.sendMessage`: an inbound external message BOC; the liteserver checks it on its state first. */
   sendMessage(boc: Uint8Array): Promise<number>;
+  /** `liteServer.getShardBlockProof`: as served (unverified; shared/ton/shard-block-proof.ts checks it). */
+  getShardBlockProof(id: FullBlockId): Promise<{ masterchainId: FullBlockId; links: Array<{ id: FullBlockId; proof: Uint8Array }> }>;
   /** Closes the connection; pending queries fail. Idempotent. */
   close(): void;
 }
@@ -225,6 +227,12 @@ export class Connection implements LiteserverConnection {
       account: { kind: 'liteServer.accountId', workchain: account.workchain, id: Buffer.from(account.hash) },
     });
     return { id: fromTl(r.id), shardblk: fromTl(r.shardblk), shardProof: new Uint8Array(r.shardProof), proof: new Uint8Array(r.proof), state: new Uint8Array(r.state) };
+  }
+
+  /** `liteServer.getShardBlockProof`: the links from a masterchain block down to shard block `id` (unchecked). */
+  async getShardBlockProof(id: FullBlockId): Promise<{ masterchainId: FullBlockId; links: Array<{ id: FullBlockId; proof: Uint8Array }> }> {
+    const r = await this.query(Functions.liteServer_getShardBlockProof, { kind: 'liteServer.getShardBlockProof', id: toTl(id) });
+    return { masterchainId: fromTl(r.masterchainId), links: r.links.map((l) => ({ id: fromTl(l.id), proof: new Uint8Array(l.proof) })) };
   }
 
   async sendMessage(boc: Uint8Array): Promise<number> {

@@ -5,6 +5,7 @@ import { Boc } from '../../ton/boc/reader.js';
 import { prevBlockIds } from '../../ton/records/block.js';
 import { shardHex } from '../../ton/records/format.js';
 import { parseAddressForm } from '../../ton/address.js';
+import { BlockProofError, verifyShardBlockProof } from '../../ton/shard-block-proof.js';
 import type { SnapshotAccount } from '../../ton/state-snapshot.js';
 import type { BlockGroup, RawBlock, RejectedBlock } from '../source.js';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
@@ -338,6 +339,26 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
       const concurrency = Math.max(1, options.accountStateConcurrency ?? 4);
       await Promise.all(Array.from({ length: Math.min(concurrency, addresses.length) }, worker));
       return found.filter((a): a is SnapshotAccount => a !== null);
+    },
+    async shardBlockProof(block, signal) {
+      const p = await getPool();
+      const id: FullBlockId = { workchain: block.id.workchain, shard: BigInt('0x' + block.id.shard), seqno: block.id.seqno, rootHash: block.rootHash, fileHash: block.fileHash };
+      const ref = (b: FullBlockId) => ({ id: { workchain: b.workchain, shard: shardHex(b.shard), seqno: b.seqno }, rootHash: b.rootHash, fileHash: b.fileHash });
+      return p.run(
+        `shard block proof of ${describeId(id)}`,
+        async (c) => {
+          const r = await c.getShardBlockProof(id);
+          try {
+            verifyShardBlockProof(r.masterchainId, r.links, id);
+          } catch (e) {
+            // A bad proof is a bad answer: the pool penalises that liteserver and asks another.
+            if (e instanceof BlockProofError) throw new IntegrityFailure(`shard block proof of ${describeId(id)}: ${e.message}`);
+            throw e;
+          }
+          return { mc: ref(r.masterchainId), links: r.links.map((l) => ({ block: ref(l.id), proof: l.proof })) };
+        },
+        signal,
+      );
     },
     status: () => pool?.status() ?? [],
     async close() {

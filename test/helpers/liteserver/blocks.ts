@@ -407,7 +407,7 @@ export function stateRootHash(b: ServedBlock): Buffer {
   return s.loadBuffer(32);
 }
 
-function prunedBranch(c: Cell): Cell {
+export function prunedBranch(c: Cell): Cell {
   return beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(c.hash(0), 32).storeUint(c.depth(0), 16).endCell({ exotic: true });
 }
 
@@ -422,4 +422,60 @@ export function headerProof(b: ServedBlock): Buffer {
     .storeRef(prunedBranch(root.refs[3]!))
     .endCell();
   return convertToMerkleProof(proven).toBoc({ idx: false, crc32: true });
+}
+
+/** `_ (HashmapE 32 ^(BinTree ShardDescr)) = ShardHashes` of a masterchain block: every top block it names. */
+export function shardTops(mc: ServedBlock): Array<{ workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer }> {
+  const dict = shardHashesCell(mc).beginParse().loadMaybeRef();
+  if (!dict) return [];
+  const out: Array<{ workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer }> = [];
+  const byWc = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), dict.beginParse());
+  for (const [workchain, tree] of byWc) {
+    const walk = (c: Cell, prefix: bigint, depth: number): void => {
+      const sl = c.beginParse();
+      if (sl.loadBit()) {
+        walk(sl.loadRef(), prefix, depth + 1);
+        walk(sl.loadRef(), prefix | (1n << BigInt(63 - depth)), depth + 1);
+        return;
+      }
+      // `shard_descr#b`/`#a seq_no:uint32 reg_mc_seqno:uint32 start_lt:uint64 end_lt:uint64 root_hash:bits256 file_hash:bits256 …`
+      sl.skip(4);
+      const seqno = sl.loadUint(32);
+      sl.skip(32 + 64 + 64);
+      out.push({ workchain, shard: prefix | (1n << BigInt(63 - depth)), seqno, rootHash: sl.loadBuffer(32), fileHash: sl.loadBuffer(32) });
+    };
+    walk(tree, 0n, 0);
+  }
+  return out;
+}
+
+/**
+ * A masterchain block proof for `liteServer.getShardBlockProof`'s first link: MERKLE_PROOF over the block with
+ * BlockInfo and McBlockExtra (its ShardHashes) kept, value flow, state update and the extra's dictionaries pruned.
+ */
+export function mcShardsProof(b: ServedBlock): Buffer {
+  const root = Cell.fromBoc(b.data)[0]!;
+  const extra = root.refs[3]!;
+  const keptExtra = beginCell()
+    .storeBits(extra.bits)
+    .storeRef(prunedBranch(extra.refs[0]!))
+    .storeRef(prunedBranch(extra.refs[1]!))
+    .storeRef(prunedBranch(extra.refs[2]!))
+    .storeRef(extra.refs[3]!)
+    .endCell();
+  const proven = beginCell()
+    .storeBits(root.bits)
+    .storeRef(root.refs[0]!)
+    .storeRef(prunedBranch(root.refs[1]!))
+    .storeRef(prunedBranch(root.refs[2]!))
+    .storeRef(keptExtra)
+    .endCell();
+  return convertToMerkleProof(proven).toBoc({ idx: false, crc32: true });
+}
+
+/** The ids of a block's previous blocks with their shards (block.tlb BlkPrevInfo; after a merge, left then right). */
+export function prevIds(b: ServedBlock): Array<{ workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer }> {
+  const tag = b.shard & -b.shard;
+  const shards = b.info.afterMerge ? [b.shard - (tag >> 1n), b.shard + (tag >> 1n)] : [b.info.afterSplit ? (b.shard & ~((tag << 2n) - 1n)) | (tag << 1n) : b.shard];
+  return b.info.prev.map((p, i) => ({ workchain: b.workchain, shard: shards[i]!, seqno: p.seqno, rootHash: p.rootHash, fileHash: p.fileHash }));
 }

@@ -12,7 +12,7 @@
  */
 import net from 'node:net';
 import { type ServerKey, acceptHandshake, createServerKey, framePacket, HANDSHAKE_BYTES, type Session, takePackets } from './adnl.js';
-import { MC_SHARD, type ServedBlock, blockKey, headerProof, shardHashesCell, stateRootHash } from './blocks.js';
+import { MC_SHARD, type ServedBlock, blockKey, headerProof, mcShardsProof, prevIds, shardHashesCell, shardTops, stateRootHash } from './blocks.js';
 import { TL, TlReader, TlWriter, readBlockId, readBlockIdExt, tlName, writeBlockIdExt } from './tl.js';
 
 /** Mainnet's masterchain zero state (validator.zero_state of ton.org's global config). */
@@ -50,6 +50,8 @@ export class LoopbackLiteserver {
    * serve for an account (`wc:hex`). A block with no recording is answered "not in db".
    */
   readonly accountStates = new Map<string, (account: string) => { proof: Uint8Array; state: Uint8Array }>();
+  /** Serve these bytes instead of a `getShardBlockProof` link's proof (return null to serve the real proof). */
+  tamperProof: ((proof: Buffer) => Buffer | null) | null = null;
   /** Read queries but never answer them (a hung liteserver). */
   stall = false;
   handshakes = 0;
@@ -270,6 +272,17 @@ export class LoopbackLiteserver {
         if (b.workchain !== -1) return error(PROTOVIOLATION, 'getAllShardsInfo needs a masterchain block');
         return writeBlockIdExt(new TlWriter().int32(TL.allShardsInfo), b).bytes(Buffer.alloc(0)).bytes(shardHashesCell(b).toBoc({ idx: false, crc32: false })).build();
       }
+      case TL.getShardBlockProof: {
+        const id = readBlockIdExt(r);
+        entry.block = blockKey(id);
+        const b = this.visible(blockKey(id));
+        if (!b || !b.rootHash.equals(id.rootHash) || !b.fileHash.equals(id.fileHash)) return error(NOT_READY, `block ${blockKey(id)} is not in db`);
+        const found = this.shardProof(b);
+        if (!found) return error(NOT_READY, `no masterchain block commits ${blockKey(id)}`);
+        const w = writeBlockIdExt(new TlWriter().int32(TL.shardBlockProof), found.mc).int32(found.links.length);
+        for (const l of found.links) writeBlockIdExt(w, l.id).bytes(this.tamperProof?.(l.proof) ?? l.proof);
+        return w.build();
+      }
       case TL.getAccountState: {
         const id = readBlockIdExt(r);
         // `account:liteServer.accountId` is bare: workchain:int id:int256.
@@ -284,6 +297,42 @@ export class LoopbackLiteserver {
       default:
         return error(PROTOVIOLATION, `unsupported query ${tlName(fn)}`);
     }
+  }
+
+  /**
+   * What a liteserver answers `getShardBlockProof` with: the first masterchain block (lowest seqno) one of whose shard
+   * top blocks is `b` or reaches it by at most 7 prev links, then the links: the masterchain block's proof naming the
+   * top block, and each block's header proof naming the next one down.
+   */
+  private shardProof(b: ServedBlock): { mc: ServedBlock; links: Array<{ id: ServedBlock; proof: Buffer }> } | null {
+    const mcs = [...this.blocks.keys()]
+      .map((k) => this.visible(k))
+      .filter((m): m is ServedBlock => m !== null && m.workchain === -1)
+      .sort((x, y) => x.seqno - y.seqno);
+    const served = (id: { workchain: number; shard: bigint; seqno: number; rootHash: Buffer }): ServedBlock | null => {
+      const s = this.visible(blockKey(id));
+      return s && s.rootHash.equals(id.rootHash) ? s : null;
+    };
+    // Blocks from a top block down to `b`, or null.
+    const down = (top: ServedBlock, depth: number): ServedBlock[] | null => {
+      if (top.rootHash.equals(b.rootHash)) return [top];
+      if (depth >= 7) return null;
+      for (const p of prevIds(top)) {
+        const prev = served(p);
+        const rest = prev ? down(prev, depth + 1) : null;
+        if (rest) return [top, ...rest];
+      }
+      return null;
+    };
+    for (const mc of mcs) {
+      for (const t of shardTops(mc)) {
+        const top = served(t);
+        const path = top && t.fileHash.equals(top.fileHash) ? down(top, 0) : null;
+        if (!path) continue;
+        return { mc, links: path.map((blk, i) => ({ id: blk, proof: i === 0 ? mcShardsProof(mc) : headerProof(path[i - 1]!) })) };
+      }
+    }
+    return null;
   }
 
   /** lookupBlock: by seqno (mode 1), by lt (mode 2: the block whose lt range holds it) or utime (mode 4: last at or before). */

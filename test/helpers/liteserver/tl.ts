@@ -43,6 +43,7 @@ const DECLARATIONS = {
   getBlock: 'liteServer.getBlock id:tonNode.blockIdExt = liteServer.BlockData',
   getBlockHeader: 'liteServer.getBlockHeader id:tonNode.blockIdExt mode:# = liteServer.BlockHeader',
   getAllShardsInfo: 'liteServer.getAllShardsInfo id:tonNode.blockIdExt = liteServer.AllShardsInfo',
+  getShardBlockProof: 'liteServer.getShardBlockProof id:tonNode.blockIdExt = liteServer.ShardBlockProof',
   lookupBlock: 'liteServer.lookupBlock mode:# id:tonNode.blockId lt:mode.1?long utime:mode.2?int = liteServer.BlockHeader',
   getAccountState: 'liteServer.getAccountState id:tonNode.blockIdExt account:liteServer.accountId = liteServer.AccountState',
   // Results
@@ -55,6 +56,8 @@ const DECLARATIONS = {
   blockData: 'liteServer.blockData id:tonNode.blockIdExt data:bytes = liteServer.BlockData',
   blockHeader: 'liteServer.blockHeader id:tonNode.blockIdExt mode:# header_proof:bytes = liteServer.BlockHeader',
   allShardsInfo: 'liteServer.allShardsInfo id:tonNode.blockIdExt proof:bytes data:bytes = liteServer.AllShardsInfo',
+  // `links:(vector liteServer.shardBlockLink)`: TL drops the parentheses before hashing; the links are bare.
+  shardBlockProof: 'liteServer.shardBlockProof masterchain_id:tonNode.blockIdExt links:vector liteServer.shardBlockLink = liteServer.ShardBlockProof',
   accountState: 'liteServer.accountState id:tonNode.blockIdExt shardblk:tonNode.blockIdExt shard_proof:bytes proof:bytes state:bytes = liteServer.AccountState',
 } as const;
 

@@ -1,0 +1,109 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLiteserverSource } from '../../shared/sources/liteserver/index.js';
+import type { FullBlockRef } from '../../shared/sources/source.js';
+import { verifyShardBlockProof } from '../../shared/ton/shard-block-proof.js';
+import { describeFixtures } from '../helpers/fixtures.js';
+import { type ServedBlock, blockKey, headerProof } from '../helpers/liteserver/blocks.js';
+import { type ChainA, buildChainA } from '../helpers/liteserver/chain.js';
+import { LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { patience } from '../helpers/patience.js';
+
+/**
+ * `shardBlockProof` of the liteserver source against the loopback liteserver, which answers
+ * `liteServer.getShardBlockProof` with Merkle proofs it builds with @ton/core over the blocks it serves (chain A of
+ * test/helpers/liteserver/chain.ts: real fixture blocks R1, R2 and scaffold blocks over real cells). What a correct
+ * answer is comes from chain A's documented structure (which masterchain block first commits which top block), not
+ * from the code under test.
+ */
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function sourceFor(s: LoopbackLiteserver) {
+  const source = createLiteserverSource({
+    network: 'mainnet',
+    globalConfig: {
+      '@type': 'config.global',
+      liteservers: [s.configEntry()],
+      validator: {
+        '@type': 'validator.config.global',
+        zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
+      },
+    },
+    fromSeqno: null,
+    backoffInitialMs: 20,
+    backoffMaxMs: 50,
+    queryTimeoutMs: patience(3_000),
+    connectTimeoutMs: patience(1_000),
+  });
+  cleanups.push(() => source.close());
+  return source;
+}
+
+const ref = (b: ServedBlock): FullBlockRef => ({ id: { workchain: b.workchain, shard: b.shard.toString(16).toUpperCase(), seqno: b.seqno }, rootHash: b.rootHash, fileHash: b.fileHash });
+const key = (r: FullBlockRef) => `${r.id.workchain}:${r.id.shard}:${r.id.seqno}:${Buffer.from(r.rootHash).toString('hex')}`;
+
+describeFixtures('liteserver source: shard block proofs (loopback liteserver)', () => {
+  let chain: ChainA;
+  beforeAll(() => {
+    chain = buildChainA();
+  });
+
+  const proveWith = async (b: ServedBlock) => {
+    const s = await startLoopbackLiteserver({ blocks: chain.blocks });
+    cleanups.push(() => s.close());
+    return { s, proof: await sourceFor(s).shardBlockProof!(ref(b), AbortSignal.timeout(patience(10_000))) };
+  };
+
+  it('proves a top block from the masterchain block that first commits it (one link)', async () => {
+    // S1 is the first masterchain block whose shard hashes name R1 (chain A).
+    const { proof } = await proveWith(chain.r1);
+    expect(key(proof.mc)).toBe(key(ref(chain.index[1]!.mc)));
+    expect(proof.links.map((l) => key(l.block))).toEqual([key(ref(chain.r1))]);
+  });
+
+  it('proves a block below a split through the top block that names it as its parent (two links)', async () => {
+    const { Ya, X2 } = chain.named;
+    // X2 is never a top block: S2 names Ya (after_split), whose prev is X2.
+    const { proof } = await proveWith(X2);
+    expect(key(proof.mc)).toBe(key(ref(chain.index[2]!.mc)));
+    expect(proof.links.map((l) => key(l.block))).toEqual([key(ref(Ya)), key(ref(X2))]);
+  });
+
+  it('proves the left parent of a merge through the merged block', async () => {
+    const { Ya2, Z } = chain.named;
+    const { proof } = await proveWith(Ya2);
+    expect(key(proof.mc)).toBe(key(ref(chain.index[3]!.mc)));
+    expect(proof.links.map((l) => key(l.block))).toEqual([key(ref(Z)), key(ref(Ya2))]);
+  });
+
+  it('refuses a proof that does not hash to the block it claims, from every liteserver asked', async () => {
+    const s = await startLoopbackLiteserver({ blocks: chain.blocks });
+    cleanups.push(() => s.close());
+    // A real Merkle proof, of another block (R2's header): a valid proof whose hash is not S1's.
+    s.tamperProof = () => headerProof(chain.r2);
+    await expect(sourceFor(s).shardBlockProof!(ref(chain.r1), AbortSignal.timeout(patience(10_000)))).rejects.toMatchObject({
+      code: 'LITESERVER_BAD_BLOCK',
+      message: expect.stringContaining(`the proof is of block ${chain.r2.rootHash.toString('hex')}`),
+    });
+    expect(s.requests.filter((r) => r.fn === 'getShardBlockProof' && r.block === blockKey(chain.r1)).length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describeFixtures('verifyShardBlockProof', () => {
+  it('refuses a chain that ends at another block than the asked one', async () => {
+    const chain = buildChainA();
+    const s = await startLoopbackLiteserver({ blocks: chain.blocks });
+    cleanups.push(() => s.close());
+    const proof = await sourceFor(s).shardBlockProof!(ref(chain.named.X2), AbortSignal.timeout(patience(10_000)));
+    const toId = (r: FullBlockRef) => ({ workchain: r.id.workchain, shard: BigInt('0x' + r.id.shard), seqno: r.id.seqno, rootHash: r.rootHash, fileHash: r.fileHash });
+    const links = proof.links.map((l) => ({ id: toId(l.block), proof: l.proof }));
+    expect(() => verifyShardBlockProof(toId(proof.mc), links, toId(ref(chain.named.X2)))).not.toThrow();
+    // Only the first link: it proves Ya, not X2.
+    expect(() => verifyShardBlockProof(toId(proof.mc), links.slice(0, 1), toId(ref(chain.named.X2)))).toThrow(/ends at/);
+    // X2's id where the masterchain proof names Ya: the masterchain block has split X2's shard.
+    expect(() => verifyShardBlockProof(toId(proof.mc), [{ ...links[0]!, id: links[1]!.id }], toId(ref(chain.named.X2)))).toThrow(/split in the masterchain block/);
+  });
+});
