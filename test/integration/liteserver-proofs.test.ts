@@ -83,7 +83,8 @@ describeFixtures('liteserver source: shard block proofs (loopback liteserver)', 
     const s = await startLoopbackLiteserver({ blocks: chain.blocks });
     cleanups.push(() => s.close());
     // A real Merkle proof, of another block (R2's header): a valid proof whose hash is not S1's.
-    s.tamperProof = () => headerProof(chain.r2);
+    const forged = headerProof(chain.r2);
+    s.tamperProof = () => forged;
     await expect(sourceFor(s).shardBlockProof!(ref(chain.r1), AbortSignal.timeout(patience(10_000)))).rejects.toMatchObject({
       code: 'LITESERVER_BAD_BLOCK',
       message: expect.stringContaining(`the proof is of block ${chain.r2.rootHash.toString('hex')}`),

@@ -8,6 +8,8 @@ ToncenterRestClient (which appends /api/v2 itself).
   clients.py state ENDPOINT SEED INDEX                 balance, seqno, state of devnet wallet v4r2 #INDEX
   clients.py send ENDPOINT SEED INDEX DEST NANOTONS    a signed transfer from it, sent by tonutils
   clients.py find ENDPOINT SEED INDEX MESSAGE_HASH     the transaction the message caused, by getTransactions
+  clients.py shardproof ENDPOINT WC SHARD SEQNO        the toncenter SDK's get_shard_block_proof, as its model reads it
+                                                      (driven by test/integration/gateway-proofs.test.ts)
 """
 
 import asyncio
@@ -110,7 +112,26 @@ async def find(endpoint: str, seed: str, index: int, message_hash: str) -> dict:
         return out
 
 
+def block_id(b) -> dict:
+    return {"workchain": b.workchain, "shard": b.shard, "seqno": b.seqno, "root_hash": b.root_hash, "file_hash": b.file_hash}
+
+
+async def shard_proof(endpoint: str, workchain: int, shard: str, seqno: int) -> dict:
+    _, sdk = clients(endpoint)
+    async with sdk:
+        p = await sdk.v2.blocks.get_shard_block_proof(workchain, shard, seqno)
+        return {
+            "from": block_id(p.from_block),
+            "mc_id": block_id(p.mc_id),
+            "links": [{"id": block_id(link.id), "proof": link.proof} for link in p.links],
+            "mc_proof": len(p.mc_proof),
+        }
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "shardproof":
+        print(json.dumps(asyncio.run(shard_proof(argv[1], int(argv[2]), argv[3], int(argv[4])))))
+        return
     cmd, endpoint, seed, index = argv[0], argv[1], argv[2], int(argv[3])
     if cmd == "state":
         result = asyncio.run(state(endpoint, seed, index))

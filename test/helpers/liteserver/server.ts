@@ -57,6 +57,9 @@ export class LoopbackLiteserver {
   handshakes = 0;
 
   private readonly blocks = new Map<string, ServedBlock>();
+  /** Each masterchain block's shard top blocks, parsed once (whole blocks are slow to parse). */
+  private readonly tops = new WeakMap<ServedBlock, ReturnType<typeof shardTops>>();
+  private readonly mcProofs = new WeakMap<ServedBlock, Buffer>();
   private readonly hidden = new Set<string>();
   private head: number | null;
   private readonly zeroState: { rootHash: Buffer; fileHash: Buffer };
@@ -325,11 +328,15 @@ export class LoopbackLiteserver {
       return null;
     };
     for (const mc of mcs) {
-      for (const t of shardTops(mc)) {
+      let tops = this.tops.get(mc);
+      if (!tops) this.tops.set(mc, (tops = shardTops(mc)));
+      for (const t of tops) {
         const top = served(t);
         const path = top && t.fileHash.equals(top.fileHash) ? down(top, 0) : null;
         if (!path) continue;
-        return { mc, links: path.map((blk, i) => ({ id: blk, proof: i === 0 ? mcShardsProof(mc) : headerProof(path[i - 1]!) })) };
+        let first = this.mcProofs.get(mc);
+        if (!first) this.mcProofs.set(mc, (first = mcShardsProof(mc)));
+        return { mc, links: path.map((blk, i) => ({ id: blk, proof: i === 0 ? first : headerProof(path[i - 1]!) })) };
       }
     }
     return null;
