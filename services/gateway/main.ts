@@ -8,7 +8,7 @@ import { migrate } from '../../shared/store/migrate.js';
 import type { BlockSource } from '../../shared/sources/source.js';
 import type { Store } from '../../shared/store/store.js';
 import { createTvmPool } from '../../shared/tvm/pool.js';
-import { openStore } from '../common/wiring.js';
+import { openSource, openStore } from '../common/wiring.js';
 import { type GatewayAppConfig, buildApp } from './app.js';
 import { type ApiKey, loadApiKeys } from './auth.js';
 import { type GatewayConfig, gatewayConfigSchema, isTestnet } from './config.js';
@@ -57,7 +57,10 @@ export async function startGateway(deps: {
   store: Store;
   logger: Logger;
   metrics: Metrics;
-  /** The source `tonflow start` follows: sending, and full account states where it has them (the devnet). */
+  /**
+   * The source `tonflow start` follows, or the liteservers `tonflow gateway` reaches: sending, block proofs (liteservers),
+   * and full account states where it has them (the devnet).
+   */
   source?: BlockSource;
 }): Promise<RunningGateway> {
   const { config } = deps;
@@ -108,7 +111,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   await ops.listen();
   shutdown.add('ops', () => ops.close());
 
-  const gateway = await startGateway({ config, store, logger, metrics });
+  // Following liteservers, the pipeline runs elsewhere; the gateway still reaches them itself for what the index does
+  // not keep: sending messages and block proofs. The source connects only when first asked (it is never iterated).
+  const source = config.source.type === 'liteserver' ? await openSource(config, logger, shutdown.signal) : undefined;
+  if (source) shutdown.add('source', () => source.close());
+  const gateway = await startGateway({ config, store, logger, metrics, ...(source ? { source } : {}) });
   // Closed first: stop taking requests, then the store they use.
   shutdown.add('gateway', () => gateway.close());
   ready = true;
