@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { createLiteserverSource } from '../../shared/sources/liteserver/index.js';
 import type { FullBlockRef } from '../../shared/sources/source.js';
 import { verifyShardBlockProof } from '../../shared/ton/shard-block-proof.js';

@@ -663,7 +663,8 @@ export function v2ReadOperations(
       }
       // The proof's trust anchor: the masterchain block the index holds (its hash chain checked as it was indexed).
       const mc = await blockById(deps.db, req.tf, { workchain: -1, shard: MC_SHARD, seqno: proof.mc.id.seqno });
-      if (!mc || mc.root_hash !== b64(proof.mc.rootHash) || mc.file_hash !== b64(proof.mc.fileHash)) {
+      if (!mc) throw new ApiError(500, `LITE_SERVER_NOTREADY: the proof starts at masterchain block ${proof.mc.id.seqno}, which is not indexed yet`);
+      if (mc.root_hash !== b64(proof.mc.rootHash) || mc.file_hash !== b64(proof.mc.fileHash)) {
         throw new ApiError(500, `LITE_SERVER_UNKNOWN: the proof starts at masterchain block ${proof.mc.id.seqno} (${b64(proof.mc.rootHash)}), which is not the indexed block of that seqno`);
       }
       if (from && from.seqno < mc.seqno) throw new ApiError(500, 'from mc block is too old');

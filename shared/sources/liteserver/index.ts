@@ -17,8 +17,12 @@
  *   shard blocks), so every shard block is hash-chained to its masterchain block.
  * - masterchain block N+1 must name block N (the one already published) as its prev block, so a liteserver cannot
  *   splice in a block of another chain once the follower has a starting point.
- * - NOT verified: validator signatures and Merkle proofs. The first masterchain block of a fresh start is trusted as
- *   the liteserver reports it. Use liteservers you trust (`--liteserver-config`) if that matters.
+ * - Merkle proofs the source hands on are checked against the block ids they claim: account states
+ *   (`accountStatesAt`, shared/ton/account-proof.ts) and shard block proofs (`shardBlockProof`, one
+ *   `liteServer.getShardBlockProof`: shared/ton/shard-block-proof.ts); an answer that fails is an integrity failure
+ *   (another liteserver is asked).
+ * - NOT verified: validator signatures. The first masterchain block of a fresh start is trusted as the liteserver
+ *   reports it. Use liteservers you trust (`--liteserver-config`) if that matters.
  */
 export {
   BlockIntegrityError,
