@@ -15,10 +15,10 @@ import type { Store } from '../../shared/store/store.js';
 import { parseBlock, toRecords } from '../../shared/ton/decode-block.js';
 import type { Tvm } from '../../shared/tvm/executor.js';
 import { createTvmPool } from '../../shared/tvm/pool.js';
-import { describeFixtures } from '../helpers/fixtures.js';
+import { describeFixtures, readFixture } from '../helpers/fixtures.js';
 import { silentLogger } from '../helpers/gateway.js';
-import { type ServedBlock, headerProof, mcShardsProof } from '../helpers/liteserver/blocks.js';
-import { type ChainA, MC_A, buildChainA } from '../helpers/liteserver/chain.js';
+import { type ServedBlock, extRefOf, headerProof, mcShardsProof, scaffoldMcBlock } from '../helpers/liteserver/blocks.js';
+import { BASE_MC_FIXTURE, type ChainA, MC_A, buildChainA } from '../helpers/liteserver/chain.js';
 import { type LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { patience } from '../helpers/patience.js';
 
@@ -46,24 +46,8 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
   beforeAll(async () => {
     chain = buildChainA();
     server = await startLoopbackLiteserver({ blocks: chain.blocks });
-    source = createLiteserverSource({
-      network: 'mainnet',
-      globalConfig: {
-        '@type': 'config.global',
-        liteservers: [server.configEntry()],
-        validator: {
-          '@type': 'validator.config.global',
-          zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
-        },
-      },
-      // S0's predecessor is an id only: the source starts after S0.
-      fromSeqno: MC_A + 1,
-      backoffInitialMs: 20,
-      backoffMaxMs: 50,
-      pollIntervalMs: 50,
-      queryTimeoutMs: patience(3_000),
-      connectTimeoutMs: patience(1_000),
-    });
+    // S0's predecessor is an id only: the source starts after S0.
+    source = createLiteserverSource({ ...sourceOptions(server), fromSeqno: MC_A + 1 });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-proofs-'));
     store = await createStore({ mode: 'embedded', dataDir, database: `test_proofs_${process.pid}` });
     await migrate(store);
@@ -75,14 +59,8 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
       if (g.mcSeqno === MC_A + 3) break;
     }
     tvm = createTvmPool({ workers: 1, timeoutMs: patience(10_000) });
-    const common = {
-      store,
-      logger: silentLogger(),
-      metrics: createMetrics({ service: 'gateway', processMetrics: false }),
-      config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
-    };
-    app = await buildApp({ ...common, tvm: { tvm, source } });
-    bare = await buildApp(common);
+    app = await buildApp({ ...common(), tvm: { tvm, source } });
+    bare = await buildApp(common());
   }, 120_000);
 
   afterAll(async () => {
@@ -95,6 +73,28 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const sourceOptions = (s: LoopbackLiteserver) => ({
+    network: 'mainnet' as const,
+    globalConfig: {
+      '@type': 'config.global',
+      liteservers: [s.configEntry()],
+      validator: {
+        '@type': 'validator.config.global',
+        zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
+      },
+    },
+    backoffInitialMs: 20,
+    backoffMaxMs: 50,
+    pollIntervalMs: 50,
+    queryTimeoutMs: patience(3_000),
+    connectTimeoutMs: patience(1_000),
+  });
+  const common = () => ({
+    store,
+    logger: silentLogger(),
+    metrics: createMetrics({ service: 'gateway', processMetrics: false }),
+    config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, validateResponses: true, responseCacheEntries: 0 },
+  });
   const signedShard = (b: ServedBlock) => BigInt.asIntN(64, b.shard).toString();
   const idExt = (b: ServedBlock) => ({
     '@type': 'ton.blockIdExt',
@@ -178,6 +178,36 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
       expect(error).toContain(`the proof is of block ${chain.r2.rootHash.toString('hex')}`);
     } finally {
       server.tamperProof = null;
+    }
+  });
+
+  it('refuses a proof that starts at another masterchain block than the indexed one of its seqno', async () => {
+    // A chain that forks at S2: same seqno and commits, another root hash. Self-consistent, so the source's checks pass;
+    // the index anchors mc_id.
+    const s2 = chain.index[2]!.mc;
+    const fork = scaffoldMcBlock(readFixture(BASE_MC_FIXTURE), {
+      seqno: s2.seqno,
+      prev: extRefOf(chain.index[1]!.mc),
+      shards: chain.index[2]!.commits,
+      genUtime: s2.info.genUtime + 1,
+      startLt: s2.info.startLt,
+      endLt: s2.info.endLt,
+      label: 'S2 fork',
+    });
+    const other = await startLoopbackLiteserver({ blocks: [...chain.blocks.filter((b) => b !== s2), fork] });
+    const forked = createLiteserverSource({ ...sourceOptions(other), fromSeqno: MC_A + 1 });
+    const forkApp = await buildApp({ ...common(), tvm: { tvm, source: forked } });
+    try {
+      const { X2 } = chain.named;
+      const res = await get(forkApp, `workchain=0&shard=${signedShard(X2)}&seqno=${X2.seqno}`);
+      expect(res.statusCode, res.body).toBe(500);
+      expect(res.json().error).toBe(
+        `LITE_SERVER_UNKNOWN: the proof starts at masterchain block ${s2.seqno} (${fork.rootHash.toString('base64')}), which is not the indexed block of that seqno`,
+      );
+    } finally {
+      await forkApp.close();
+      await forked.close();
+      await other.close();
     }
   });
 
