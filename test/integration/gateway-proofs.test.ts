@@ -181,6 +181,18 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
     }
   });
 
+  it('a block no liteserver can prove within the request\'s deadline is v2\'s 504', async () => {
+    const { Yb } = chain.named;
+    server.hide(Yb);
+    try {
+      const res = await get(app, `workchain=0&shard=${signedShard(Yb)}&seqno=${Yb.seqno}`);
+      expect(res.json()).toEqual({ ok: false, code: 504, error: 'LITE_SERVER_NETWORK timeout' });
+      expect(res.statusCode).toBe(504);
+    } finally {
+      server.publish(Yb);
+    }
+  });
+
   it('refuses a proof that starts at another masterchain block than the indexed one of its seqno', async () => {
     // A chain that forks at S2: same seqno and commits, another root hash. Self-consistent, so the source's checks pass;
     // the index anchors mc_id.
