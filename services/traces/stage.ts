@@ -128,7 +128,7 @@ export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWa
       for (const [hash, r] of rows) carried.set(hash, r);
       const a = assembler!.assemble(seqno, txs);
       assembled = seqno;
-      const published = a.completed.map((t) => encodeTrace(t, traceRows(t, (h) => carried.get(h), maxRowsBytes)));
+      const published = a.completed.map((t) => encodeTrace(t, traceRows(t.txs.map((x) => x.hash), (h) => carried.get(h), maxRowsBytes)));
       // Rows of traces no longer in flight are not needed again (a broken trace is never published).
       for (const t of a.traces) if (t.pendingMessages === 0 || t.state === 'broken') for (const x of t.txs) carried.delete(x.hash);
       return { rows: rowsOf(a, published), count: txs.length, checkpoint: null };

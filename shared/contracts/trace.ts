@@ -128,16 +128,20 @@ export function carriedRows(doc: DocumentRows): CarriedRows {
 }
 
 /**
- * The `rows` of a trace message from its transactions' carried rows (`of(hash)`, undefined where there are none):
- * undefined when none is carried or they are over {@link TRACE_ROWS_MAX_BYTES} together (`maxBytes`).
+ * The `rows` of a trace message from its transactions' carried rows (`txHashes` in the trace's order; `of(hash)`,
+ * undefined where there are none): undefined when none is carried or they are over `maxBytes` together.
  */
-export function traceRows(t: Trace, of: (txHash: string) => CarriedRows | undefined, maxBytes = TRACE_ROWS_MAX_BYTES): TraceRowsJson | undefined {
+export function traceRows(
+  txHashes: readonly string[],
+  of: (txHash: string) => CarriedRows | undefined,
+  maxBytes = TRACE_ROWS_MAX_BYTES,
+): TraceRowsJson | undefined {
   const txs: Array<CarriedTx | null> = [];
   const bodies = new Map<string, string>();
   let bytes = 0;
   let any = false;
-  for (const x of t.txs) {
-    const r = of(x.hash);
+  for (const hash of txHashes) {
+    const r = of(hash);
     if (!r) {
       txs.push(null);
       continue;

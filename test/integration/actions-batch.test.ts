@@ -5,13 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { IncomingMessage } from '../../shared/bus/bus.js';
 import { type TraceActionsJson, decodeTraceActions } from '../../shared/contracts/actions.js';
-import { type TraceJson, decodeTrace } from '../../shared/contracts/trace.js';
+import { type CarriedRows, type TraceJson, TRACE_ROWS_MAX_BYTES, decodeTrace, traceRows } from '../../shared/contracts/trace.js';
 import { errorCode, isRetryable } from '../../shared/runtime/errors.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { exportDevnet } from '../../shared/sources/devnet/export.js';
 import type { Store } from '../../shared/store/store.js';
 import { readClassifierInput } from '../../services/actions/read.js';
 import { PUBLISH, type PublishedTrace, TRACES_PER_READ, createActionMapper } from '../../services/actions/stage.js';
+import { readTransactions } from '../../services/traces/stage.js';
 import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
 import { type TableRows, handleBatch } from '../../services/stages/stage.js';
 import { collect, waitFor } from '../helpers/bus-contract.js';
@@ -238,4 +239,32 @@ it('fails the batch as retryable, writing nothing, while a trace’s transaction
   expect(errorCode(error)).toBe('ACTIONS_TRACE_ROWS_MISSING');
   expect(isRetryable(error)).toBe(true);
   expect(seen).toEqual({ written: [], dead: [] });
+}, 120_000);
+
+it('carries no rows for a trace over the cap, which is then classified from the store alike', async () => {
+  // Every transaction's carried rows, as the trace stage reads them from the store (all blocks at once).
+  const blocks = await p!.store.query<{ workchain: number; shard: string; seqno: number }>('SELECT DISTINCT workchain, hex(shard) AS shard, seqno FROM blocks');
+  const { rows } = await readTransactions(
+    p!.store,
+    blocks.map((b) => ({ workchain: Number(b.workchain), shard: b.shard.replace(/^0+(?=.)/, ''), seqno: Number(b.seqno), rootHash: '', fileHash: '' })),
+  );
+  const of = (h: string): CarriedRows | undefined => rows.get(h);
+  const largest = traceMessages.map((m) => decodeTrace(m)).sort((a, b) => b.transactions.length - a.transactions.length)[0]!;
+  const hashes = largest.transactions.map((x) => x.hash);
+  const size = hashes.reduce((n, h) => n + rows.get(h)!.bytes, 0);
+  expect(size).toBeLessThan(TRACE_ROWS_MAX_BYTES);
+  // Under the cap: what the trace stage published; one byte over: nothing.
+  expect(traceRows(hashes, of)).toEqual(largest.rows);
+  expect(traceRows(hashes, of, size)).toEqual(largest.rows);
+  expect(traceRows(hashes, of, size - 1)).toBeUndefined();
+  // Without rows, the action stage reads the trace's transactions from the store: the same actions.
+  const at = traceMessages.findIndex((m) => decodeTrace(m).trace_id === largest.trace_id);
+  const { rows: _rows, ...bare } = largest;
+  const capped: IncomingMessage = { ...traceMessages[at]!, offset: '0', value: Buffer.from(JSON.stringify(bare)) };
+  const c = counted(p!.store);
+  const alone = await runBatch(c.store, [capped]);
+  const carried = await runBatch(p!.store, [{ ...traceMessages[at]!, offset: '0' }]);
+  expect(alone.published).toEqual(carried.published);
+  expect(alone.published[0]!.actions.length).toBeGreaterThan(0);
+  expect(c.statements.filter((s) => s === 'transaction_documents').length).toBe(1);
 }, 120_000);
