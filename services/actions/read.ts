@@ -374,10 +374,7 @@ function addCarried(x: TraceJson['transactions'][number], c: CarriedTx, txByKey:
     total_fees: String(tx.total_fees),
     description: c[1],
   });
-  msgsOf.set(
-    key,
-    carriedMessages(c).map((m) => ({ ...m, tx_account: x.account, tx_lt: x.lt, tx_hash: x.hash })),
-  );
+  msgsOf.set(key, carriedMessages(c, { tx_account: x.account, tx_lt: x.lt, tx_hash: x.hash }));
 }
 
 function byPosition(a: TraceMessage, b: TraceMessage): number {

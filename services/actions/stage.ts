@@ -14,9 +14,10 @@ import { type ClassifierInput, type ClassifierRead, readClassifierInput, readCla
 
 /**
  * The action stage, on the stage runner (stage.ts): completed traces in (trace.ts, published by the trace stage
- * once their rows are stored), actions out. It reads the traces' transactions, messages and bodies from the store
- * (read.ts), many traces per statement, classifies each trace (shared/ton/actions), writes the rows to `actions`
- * and publishes them to the actions topic (actions.ts) after they are stored.
+ * once their rows are stored), actions out. The traces' transactions, messages and bodies come with the trace
+ * messages (trace.ts `rows`), else from the store (read.ts), many traces per statement; the accounts' states are
+ * read from the store. It classifies each trace (shared/ton/actions), writes the rows to `actions` and publishes
+ * them to the actions topic (actions.ts) after they are stored.
  *
  * Restarts and replays: classification is a function of the stored trace, and an action's id a function of its
  * messages, so a replayed trace writes the same (trace_id, action_id) rows again (ReplacingMergeTree keeps one) and

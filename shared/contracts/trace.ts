@@ -160,9 +160,9 @@ export function carriedTransaction(c: CarriedTx): Pick<TransactionRow, (typeof T
   return unpick(c[0], TRACE_TX_FIELDS) as Pick<TransactionRow, (typeof TRACE_TX_FIELDS)[number]>;
 }
 
-/** A carried transaction's message rows: their columns by name. */
-export function carriedMessages(c: CarriedTx): Array<Pick<MessageRow, (typeof TRACE_MESSAGE_FIELDS)[number]>> {
-  return c[2].map((m) => unpick(m, TRACE_MESSAGE_FIELDS) as Pick<MessageRow, (typeof TRACE_MESSAGE_FIELDS)[number]>);
+/** A carried transaction's message rows: their columns by name, with `side`'s (the transaction's key and hash). */
+export function carriedMessages<S extends Partial<MessageRow>>(c: CarriedTx, side: S): Array<Pick<MessageRow, (typeof TRACE_MESSAGE_FIELDS)[number]> & S> {
+  return c[2].map((m) => Object.assign(unpick(m, TRACE_MESSAGE_FIELDS), side) as Pick<MessageRow, (typeof TRACE_MESSAGE_FIELDS)[number]> & S);
 }
 
 export function traceJson(t: Trace, rows?: TraceRowsJson): TraceJson {
