@@ -1,20 +1,26 @@
-import type { TraceJson } from '../../shared/contracts/trace.js';
+import { type CarriedTx, TRACE_MESSAGE_FIELDS, type TraceJson, carriedMessages, carriedTransaction } from '../../shared/contracts/trace.js';
 import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import type { Store } from '../../shared/store/store.js';
 import type { AccountInterfaces, InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from '../../shared/ton/actions/trace.js';
 import { type DocumentRows, decodeTransactionDocument } from '../../shared/contracts/transaction-document.js';
 import { readCellRecords } from '../../shared/store/tables/cells.js';
+import { selectList } from '../../shared/store/tables/columns.js';
+import { type LatestAccountStateRow, latestAccountStates } from '../../shared/store/tables/latest-account-states.js';
+import { type MessageContentRow, messageContents } from '../../shared/store/tables/message-contents.js';
+import { MESSAGE_TX_COLUMNS, type MessageRow, messages } from '../../shared/store/tables/messages.js';
 import { transactionDocuments } from '../../shared/store/tables/transaction-documents.js';
+import { TRANSACTION_KEY_COLUMNS, type TransactionRow, transactions } from '../../shared/store/tables/transactions.js';
 import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
 import { type AccountEvidence, accountFacts, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
 
 /**
- * The classifier's input for completed traces, read from the store: their transactions with their messages and
- * bodies (the transaction documents, by key; else transactions by the primary key (account, lt), messages by
- * (tx_account, tx_lt), message_contents by hash), and per trace an interface repository over the accounts' latest states (latest_account_states, by account)
- * and what that trace's messages show about them.
+ * The classifier's input for completed traces: their transactions with their messages and bodies, from the rows the
+ * trace message carries (trace.ts `rows`), else read from the store (the transaction documents, by key; else
+ * transactions by the primary key (account, lt), messages by (tx_account, tx_lt), message_contents by hash), and per
+ * trace an interface repository over the accounts' latest states (latest_account_states, by account) and what that
+ * trace's messages show about them.
  *
  * The traces of a group are read together: one statement per table for the whole group, and the cell-store rounds
  * of every account's data rebuild merged into one statement per tree level. Embedded ClickHouse runs one statement
@@ -77,45 +83,25 @@ function groups(traces: readonly TraceJson[], maxTransactions: number): TraceJso
   return out;
 }
 
-interface TxRow {
-  hash: string;
-  account: string;
-  lt_text: string;
-  now: number;
-  mc_block_seqno: number | null;
-  orig_status: string;
-  end_status: string;
-  total_fees: string;
-  /** JSON text from the table; the object itself from a version-2 document. */
-  description: unknown;
-}
+/** What the classifier reads of a transaction (`transactions`' columns). */
+const TX_COLUMNS = ['hash', 'account', 'lt', 'now', 'mc_block_seqno', 'orig_status', 'end_status', 'total_fees', 'description'] as const satisfies ReadonlyArray<
+  keyof TransactionRow
+>;
 
-interface MsgRow {
-  tx_account: string;
-  tx_lt_text: string;
-  tx_hash: string;
-  direction: 'in' | 'out';
-  msg_hash: string;
-  source: string;
-  destination: string;
-  value: string | null;
-  value_extra_currencies: Record<string, string>;
-  fwd_fee: string | null;
-  created_lt: string;
-  created_at: number;
-  opcode: number | null;
-  bounce: boolean | null;
-  bounced: boolean | null;
-  body_hash: string;
-}
+/** A transaction's row; `description` JSON text from the table, the object itself from a document or a trace message. */
+type TxRow = Omit<Pick<TransactionRow, (typeof TX_COLUMNS)[number]>, 'description'> & { description: unknown };
 
-interface StateRow {
-  account: string;
-  last_trans_lt: string;
-  code_hash: string | null;
-  data_hash: string | null;
-  data_boc: string | null;
-}
+/** What the classifier reads of a message: the carried columns (trace.ts), with the message's side. */
+const MSG_COLUMNS = [...MESSAGE_TX_COLUMNS, 'tx_hash', ...TRACE_MESSAGE_FIELDS] as const satisfies ReadonlyArray<keyof MessageRow>;
+
+type MsgRow = Pick<MessageRow, (typeof MSG_COLUMNS)[number]>;
+
+const BODY_COLUMNS = ['hash', 'boc'] as const satisfies ReadonlyArray<keyof MessageContentRow>;
+
+/** What the interface detection reads of an account's latest state. */
+const STATE_COLUMNS = ['account', 'last_trans_lt', 'code_hash', 'data_hash', 'data_boc'] as const satisfies ReadonlyArray<keyof LatestAccountStateRow>;
+
+type StateRow = Pick<LatestAccountStateRow, (typeof STATE_COLUMNS)[number]>;
 
 const txKey = (account: string, lt: string): string => `${account}\0${lt}`;
 
@@ -127,11 +113,19 @@ const txKey = (account: string, lt: string): string => `${account}\0${lt}`;
  * accounts, and DISTINCT would sort the wide rows, for what a Map does in passing.
  */
 async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
-  const keys: string[] = [];
-  for (const t of traces) for (const x of t.transactions) keys.push(`${x.account}|${x.lt}`);
   const txByKey = new Map<string, TxRow>();
   const msgsOf = new Map<string, MsgRow[]>();
   const bodies = new Map<string, string>();
+  // First what the trace messages carry: the trace stage read it for the assembly.
+  for (const t of traces) {
+    if (!t.rows) continue;
+    t.rows.txs.forEach((c, i) => {
+      if (c !== null) addCarried(t.transactions[i]!, c, txByKey, msgsOf);
+    });
+    for (const [h, boc] of t.rows.bodies) bodies.set(h, boc);
+  }
+  const keys: string[] = [];
+  for (const t of traces) for (const x of t.transactions) if (!txByKey.has(txKey(x.account, x.lt))) keys.push(`${x.account}|${x.lt}`);
   // First the transaction documents (0009), where the decode stage writes them (TONFLOW_STORE_POINT_READS): the
   // transaction, its messages and their bodies under one RocksDB key each, a key lookup per transaction. A MergeTree
   // read by key costs a whole granule per key, and a group's keys are spread over every account, so each statement
@@ -141,6 +135,8 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     for (const [, text] of docs) addDocument(decodeTransactionDocument(text), txByKey, msgsOf, bodies);
   }
   // The rest (documents off, or rows stored before them) from the tables.
+  const txCols = selectList<TxRow>(TX_COLUMNS);
+  const txKeyCols = TRANSACTION_KEY_COLUMNS.join(', ');
   const accounts: string[] = [];
   const lts: bigint[] = [];
   for (const t of traces) {
@@ -153,33 +149,30 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
   const txRows = accounts.length === 0
     ? []
     : await store.query<TxRow>(
-        `SELECT hash, account, toString(lt) AS lt_text, now, mc_block_seqno, orig_status, end_status, toString(total_fees) AS total_fees, description
-         FROM transactions WHERE (account, lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})`,
+        `SELECT ${txCols} FROM ${transactions.name} WHERE (${txKeyCols}) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})`,
         { accounts, lts },
       );
   // Messages of the stored transactions only: a trace that lacks some is retried as a whole, its messages unused.
   const storedAccounts: string[] = [];
   const storedLts: bigint[] = [];
   for (const r of txRows) {
-    if (txByKey.has(txKey(r.account, r.lt_text))) continue;
-    txByKey.set(txKey(r.account, r.lt_text), r);
+    if (txByKey.has(txKey(r.account, r.lt))) continue;
+    txByKey.set(txKey(r.account, r.lt), r);
     storedAccounts.push(r.account);
-    storedLts.push(BigInt(r.lt_text));
+    storedLts.push(BigInt(r.lt));
   }
   const msgRows = storedAccounts.length === 0
     ? []
     : await store.query<MsgRow>(
         // A read by the table's own key: without the setting ClickHouse first weighs each of its projections against
         // every part (bench/RESULTS.md, design measurements).
-        `SELECT tx_account, toString(tx_lt) AS tx_lt_text, tx_hash, toString(direction) AS direction, msg_hash, source, destination, toString(value) AS value,
-                value_extra_currencies, toString(fwd_fee) AS fwd_fee, toString(created_lt) AS created_lt, created_at, opcode, bounce, bounced, body_hash
-         FROM messages WHERE (tx_account, tx_lt) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+        `SELECT ${selectList<MsgRow>(MSG_COLUMNS)} FROM ${messages.name} WHERE (${MESSAGE_TX_COLUMNS.join(', ')}) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
          SETTINGS optimize_use_projections = 0`,
         { accounts: storedAccounts, lts: storedLts },
       );
   const seenMsg = new Set<string>();
   for (const m of msgRows) {
-    const key = txKey(m.tx_account, m.tx_lt_text);
+    const key = txKey(m.tx_account, m.tx_lt);
     const id = `${key}\0${m.direction}\0${m.msg_hash}`;
     if (seenMsg.has(id)) continue;
     seenMsg.add(id);
@@ -190,7 +183,10 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
 
   const bodyHashes = [...new Set([...msgsOf.values()].flatMap((list) => list.map((m) => m.body_hash)))].filter((h) => !bodies.has(h));
   if (bodyHashes.length > 0) {
-    const rows = await store.query<{ hash: string; boc: string }>('SELECT hash, boc FROM message_contents WHERE hash IN {h:Array(String)}', { h: bodyHashes });
+    const rows = await store.query<Pick<MessageContentRow, (typeof BODY_COLUMNS)[number]>>(
+      `SELECT ${selectList<MessageContentRow>(BODY_COLUMNS)} FROM ${messageContents.name} WHERE hash IN {h:Array(String)}`,
+      { h: bodyHashes },
+    );
     for (const r of rows) bodies.set(r.hash, r.boc);
   }
 
@@ -286,7 +282,7 @@ function assembleTrace(
     return {
       hash: r.hash,
       account: r.account,
-      lt: r.lt_text,
+      lt: r.lt,
       now: Number(r.now),
       mc_block_seqno: r.mc_block_seqno === null ? null : Number(r.mc_block_seqno),
       orig_status: r.orig_status,
@@ -329,7 +325,7 @@ function addDocument(doc: DocumentRows, txByKey: Map<string, TxRow>, msgsOf: Map
   txByKey.set(key, {
     hash,
     account,
-    lt_text: lt,
+    lt,
     now: Number(tx['now']),
     mc_block_seqno: tx['mc_block_seqno'] === null || tx['mc_block_seqno'] === undefined ? null : Number(tx['mc_block_seqno']),
     orig_status: String(tx['orig_status']),
@@ -342,7 +338,7 @@ function addDocument(doc: DocumentRows, txByKey: Map<string, TxRow>, msgsOf: Map
     key,
     doc.messages.map((m) => ({
       tx_account: account,
-      tx_lt_text: lt,
+      tx_lt: lt,
       tx_hash: hash,
       direction: m['direction'] as 'in' | 'out',
       msg_hash: String(m['msg_hash']),
@@ -360,6 +356,25 @@ function addDocument(doc: DocumentRows, txByKey: Map<string, TxRow>, msgsOf: Map
     })),
   );
   for (const c of doc.contents) bodies.set(String(c['hash']), String(c['boc']));
+}
+
+/** A transaction's rows carried by its trace message (trace.ts) into the group's maps. */
+function addCarried(x: TraceJson['transactions'][number], c: CarriedTx, txByKey: Map<string, TxRow>, msgsOf: Map<string, MsgRow[]>): void {
+  const key = txKey(x.account, x.lt);
+  if (txByKey.has(key)) return;
+  const tx = carriedTransaction(c);
+  txByKey.set(key, {
+    hash: x.hash,
+    account: x.account,
+    lt: x.lt,
+    now: Number(x.now),
+    mc_block_seqno: tx.mc_block_seqno === null ? null : Number(tx.mc_block_seqno),
+    orig_status: String(tx.orig_status),
+    end_status: String(tx.end_status),
+    total_fees: String(tx.total_fees),
+    description: c[1],
+  });
+  msgsOf.set(key, carriedMessages(c, { tx_account: x.account, tx_lt: x.lt, tx_hash: x.hash }));
 }
 
 function byPosition(a: TraceMessage, b: TraceMessage): number {
@@ -383,7 +398,7 @@ async function readStates(store: Store, accounts: string[]): Promise<Map<string,
   const out = new Map<string, StateRow>();
   if (accounts.length === 0) return out;
   const rows = await store.query<StateRow>(
-    'SELECT account, toString(last_trans_lt) AS last_trans_lt, code_hash, data_hash, data_boc FROM latest_account_states WHERE account IN {a:Array(String)}',
+    `SELECT ${selectList<StateRow>(STATE_COLUMNS)} FROM ${latestAccountStates.name} WHERE account IN {a:Array(String)}`,
     { a: accounts },
   );
   for (const r of rows) {

@@ -1,5 +1,5 @@
-import type { Consumer, IncomingMessage, Producer } from '../../shared/bus/bus.js';
-import { type TraceActionsJson, encodeTraceActions } from '../../shared/contracts/actions.js';
+import type { Consumer, IncomingMessage, OutgoingMessage, Producer } from '../../shared/bus/bus.js';
+import { encodeTraceActionsText } from '../../shared/contracts/actions.js';
 import { type TraceJson, decodeTrace } from '../../shared/contracts/trace.js';
 import { isRetryable } from '../../shared/runtime/errors.js';
 import type { Logger } from '../../shared/runtime/logger.js';
@@ -14,9 +14,10 @@ import { type ClassifierInput, type ClassifierRead, readClassifierInput, readCla
 
 /**
  * The action stage, on the stage runner (stage.ts): completed traces in (trace.ts, published by the trace stage
- * once their rows are stored), actions out. It reads the traces' transactions, messages and bodies from the store
- * (read.ts), many traces per statement, classifies each trace (shared/ton/actions), writes the rows to `actions`
- * and publishes them to the actions topic (actions.ts) after they are stored.
+ * once their rows are stored), actions out. The traces' transactions, messages and bodies come with the trace
+ * messages (trace.ts `rows`), else from the store (read.ts), many traces per statement; the accounts' states are
+ * read from the store. It classifies each trace (shared/ton/actions), writes the rows to `actions` and publishes
+ * them to the actions topic (actions.ts) after they are stored.
  *
  * Restarts and replays: classification is a function of the stored trace, and an action's id a function of its
  * messages, so a replayed trace writes the same (trace_id, action_id) rows again (ReplacingMergeTree keeps one) and
@@ -24,7 +25,14 @@ import { type ClassifierInput, type ClassifierRead, readClassifierInput, readCla
  */
 
 /** Pseudo-table of a chunk: the traces' action messages to publish once the chunk's rows are stored. */
-const PUBLISH = '@publish';
+export const PUBLISH = '@publish';
+
+/** An entry of {@link PUBLISH}: a trace's actions message (actions.ts), with what `onTrace` reports of it. */
+export interface PublishedTrace {
+  traceId: string;
+  actions: number;
+  message: OutgoingMessage;
+}
 export const ACTION_TABLES = ['actions'] as const;
 
 export interface ActionStageDeps {
@@ -51,9 +59,10 @@ export async function runActionStage(deps: ActionStageDeps): Promise<void> {
       rows.delete(PUBLISH);
       await tableWriter(rows, signal);
       if (publish && publish.objects.length > 0) {
-        const messages = publish.objects.map((o) => encodeTraceActions(o as TraceActionsJson));
+        const published = publish.objects as PublishedTrace[];
+        const messages = published.map((o) => o.message);
         await retry(() => deps.producer.send(deps.actionsTopic, messages), { what: 'publish actions', signal, logger: deps.logger });
-        for (const o of publish.objects as TraceActionsJson[]) deps.onTrace?.(o.trace_id, o.actions.length);
+        for (const o of published) deps.onTrace?.(o.traceId, o.actions);
       }
     },
     deadLetter: deps.deadLetter,
@@ -154,26 +163,26 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
 
 const NO_INTERFACES: InterfaceRepository = () => undefined;
 
-/** One trace's rows: its actions as stored, and the actions message published once they are. */
+/**
+ * One trace's rows: its actions as stored, and the actions message published once they are. Each action is
+ * serialized once: its text is the row's `details` and, spliced, the message's `actions`.
+ */
 function mappedTrace(t: TraceJson, rows: ActionRow[]): MappedMessage {
-  const published: TraceActionsJson = {
-    trace_id: t.trace_id,
-    mc_seqno_end: t.mc_seqno_end,
-    actions: rows.map((r) => rowToJson(r) as TraceActionsJson['actions'][number]),
-  };
-  return { rows: { actions: rows.map((r, i) => storedRow(r, published.actions[i])), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
+  const texts = rows.map((r) => JSON.stringify(rowToJson(r)));
+  const published: PublishedTrace = { traceId: t.trace_id, actions: rows.length, message: encodeTraceActionsText(t.trace_id, t.mc_seqno_end, texts) };
+  return { rows: { actions: rows.map((r, i) => storedRow(r, texts[i]!)), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
 }
 
 /** A classifier row as stored: the generic columns, and the whole row's JSON in `details`. */
 export function tableRow(r: ActionRow): ActionTableRow {
-  return storedRow(r, rowToJson(r));
+  return storedRow(r, JSON.stringify(rowToJson(r)));
 }
 
 /**
- * {@link tableRow} with the row's JSON already built (`json`, its {@link rowToJson}: the stage publishes the same
- * object). Apart from tableRow so that `rows.map(tableRow)` cannot pass an index as the JSON.
+ * {@link tableRow} with the row's JSON text already made (`details`, of its {@link rowToJson}: the stage publishes
+ * the same text). Apart from tableRow so that `rows.map(tableRow)` cannot pass an index as the text.
  */
-function storedRow(r: ActionRow, json: unknown): ActionTableRow {
+function storedRow(r: ActionRow, details: string): ActionTableRow {
   return {
     trace_id: r.trace_id,
     action_id: r.action_id,
@@ -193,6 +202,6 @@ function storedRow(r: ActionRow, json: unknown): ActionTableRow {
     ancestor_type: r.ancestor_type ?? [],
     tx_hashes: r.tx_hashes,
     accounts: [...new Set(r.accounts)],
-    details: JSON.stringify(json),
+    details,
   };
 }

@@ -1,14 +1,18 @@
-import type { Consumer, IncomingMessage, Producer } from '../../shared/bus/bus.js';
+import type { Consumer, IncomingMessage, OutgoingMessage, Producer } from '../../shared/bus/bus.js';
 import { type BlockRef, type McBlockMessage, decodeMcBlock } from '../../shared/contracts/mc-block.js';
-import { encodeTrace } from '../../shared/contracts/trace.js';
+import { type CarriedRows, TRACE_ROWS_MAX_BYTES, carriedRows, encodeTrace, traceRows } from '../../shared/contracts/trace.js';
+import { type DocumentRows, decodeTransactionDocument } from '../../shared/contracts/transaction-document.js';
 import { UpstreamUnavailableError } from '../../shared/runtime/errors.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import { retry } from '../../shared/runtime/retry.js';
 import type { Store } from '../../shared/store/store.js';
+import { type BlockTransactionRow, blockTransactions } from '../../shared/store/tables/block-transactions.js';
 import { selectList } from '../../shared/store/tables/columns.js';
+import { MESSAGE_TX_COLUMNS, type MessageRow, messages } from '../../shared/store/tables/messages.js';
 import { TRACE_EDGE_STATE_COLUMNS, type TraceEdgeStateRow, traceEdges } from '../../shared/store/tables/trace-edges.js';
 import { TRACE_TX_STATE_COLUMNS, type TraceTxStateRow, traceTransactions } from '../../shared/store/tables/trace-transactions.js';
 import { type TraceRow, traces } from '../../shared/store/tables/traces.js';
+import { transactionDocuments } from '../../shared/store/tables/transaction-documents.js';
 import { type Edge, type McBlockAssembly, type Trace, TraceAssembler, type TraceTx, type TraceTxRef } from '../../shared/ton/traces.js';
 import { type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
 
@@ -43,6 +47,8 @@ export interface TraceStageDeps {
   logger: Logger;
   /** Longest wait for the decode stage to store a masterchain block's blocks before the batch is retried (default 10 s). */
   blocksWaitMs?: number;
+  /** Bound of the rows a trace message carries (trace.ts, default TRACE_ROWS_MAX_BYTES). */
+  maxRowsBytes?: number;
   counters?: StageCounters;
   /** Called with each masterchain block once it is recorded done (its traces stored and published). */
   onProgress?: (mcSeqno: number) => void;
@@ -53,7 +59,12 @@ export async function runTraceStage(deps: TraceStageDeps): Promise<void> {
   const tableWriter = createTableWriter({ store: deps.store, logger: deps.logger, tables: TRACE_TABLES });
   const onBatch = deps.onBatch;
   await runStage(deps.consumer, {
-    mapper: createTraceMapper({ store: deps.store, logger: deps.logger, ...(deps.blocksWaitMs !== undefined ? { blocksWaitMs: deps.blocksWaitMs } : {}) }),
+    mapper: createTraceMapper({
+      store: deps.store,
+      logger: deps.logger,
+      ...(deps.blocksWaitMs !== undefined ? { blocksWaitMs: deps.blocksWaitMs } : {}),
+      ...(deps.maxRowsBytes !== undefined ? { maxRowsBytes: deps.maxRowsBytes } : {}),
+    }),
     // One masterchain block per chunk: its progress row must not be stored before all of its rows are.
     flushRows: 1,
     write: async (rows, signal) => {
@@ -65,7 +76,7 @@ export async function runTraceStage(deps: TraceStageDeps): Promise<void> {
       // Published after the rows are stored and before the block is recorded done: a crash in between publishes
       // again on replay (at-least-once), never not at all.
       if (publish && publish.objects.length > 0) {
-        const messages = publish.objects as Array<ReturnType<typeof encodeTrace>>;
+        const messages = publish.objects as OutgoingMessage[];
         await retry(() => deps.producer.send(deps.tracesTopic, messages), { what: 'publish traces', signal, logger: deps.logger });
       }
       if (progress) {
@@ -80,9 +91,12 @@ export async function runTraceStage(deps: TraceStageDeps): Promise<void> {
 }
 
 /** The stage's mapping: one masterchain-block message → the rows (and trace messages) of its assembly. */
-export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWaitMs?: number }): StageMapper {
+export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWaitMs?: number; maxRowsBytes?: number }): StageMapper {
   const { store } = deps;
+  const maxRowsBytes = deps.maxRowsBytes ?? TRACE_ROWS_MAX_BYTES;
   let assembler: TraceAssembler | undefined;
+  // The carried rows of the transactions of traces in flight (and of the block being assembled), by transaction hash.
+  let carried = new Map<string, CarriedRows>();
   // The last masterchain block assembled in memory (its rows may still be on the way to the store), and where its
   // message was: the next message must be the one right after it, else the in-memory state is not this stream's
   // (a redelivery after a failure, or the partition was elsewhere meanwhile) and is loaded again.
@@ -90,7 +104,9 @@ export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWa
   let lastAt: { partition: number; offset: bigint } | null = null;
   const reload = async (): Promise<number | null> => {
     const progress = await loadProgress(store);
-    assembler = new TraceAssembler(progress === null ? undefined : await loadState(store, progress));
+    const state = progress === null ? undefined : await loadState(store, progress);
+    assembler = new TraceAssembler(state);
+    carried = state === undefined ? new Map() : await readCarriedRows(store, state.traces.filter((t) => t.state !== 'broken').flatMap((t) => t.txs));
     assembled = progress;
     deps.logger.info({ progress, inFlightTraces: assembler.inFlightTraces, inFlightMessages: assembler.inFlightMessages }, 'trace state loaded');
     return progress;
@@ -108,15 +124,19 @@ export function createTraceMapper(deps: { store: Store; logger: Logger; blocksWa
       if (assembler === undefined || !successor || (assembled !== null && seqno <= assembled)) await reload();
       if (assembled !== null && seqno <= assembled) return { rows: {}, count: 0, checkpoint: null };
       await awaitBlocksStored(store, mc, deps.blocksWaitMs ?? 10_000);
-      const txs = await readTransactions(store, [mc.block, ...mc.shardBlocks]);
+      const { txs, rows } = await readTransactions(store, [mc.block, ...mc.shardBlocks]);
+      for (const [hash, r] of rows) carried.set(hash, r);
       const a = assembler!.assemble(seqno, txs);
       assembled = seqno;
-      return { rows: rowsOf(a), count: txs.length, checkpoint: null };
+      const published = a.completed.map((t) => encodeTrace(t, traceRows(t.txs.map((x) => x.hash), (h) => carried.get(h), maxRowsBytes)));
+      // Rows of traces no longer in flight are not needed again (a broken trace is never published).
+      for (const t of a.traces) if (t.pendingMessages === 0 || t.state === 'broken') for (const x of t.txs) carried.delete(x.hash);
+      return { rows: rowsOf(a, published), count: txs.length, checkpoint: null };
     },
   };
 }
 
-function rowsOf(a: McBlockAssembly): Record<string, object[]> {
+function rowsOf(a: McBlockAssembly, published: OutgoingMessage[]): Record<string, object[]> {
   const v = a.mcSeqno;
   return {
     trace_edges: a.edges.map((e) => ({
@@ -152,7 +172,7 @@ function rowsOf(a: McBlockAssembly): Record<string, object[]> {
       pending_messages: t.pendingMessages,
       version: v,
     })),
-    [PUBLISH]: a.completed.map(encodeTrace),
+    [PUBLISH]: published,
     trace_progress: [{ stage: PROGRESS_KEY, mc_seqno: v }],
   };
 }
@@ -255,34 +275,90 @@ async function awaitBlocksStored(store: Store, mc: McBlockMessage, waitMs: numbe
   }
 }
 
-/** The transactions of `blocks`, with their in- and out-messages, as the assembler needs them. */
-export async function readTransactions(store: Store, blocks: readonly BlockRef[]): Promise<TraceTx[]> {
+/**
+ * The transactions of `blocks`, with their in- and out-messages as the assembler needs them, and the carried rows
+ * (trace.ts) of those that have a transaction document, by transaction hash.
+ */
+export async function readTransactions(store: Store, blocks: readonly BlockRef[]): Promise<{ txs: TraceTx[]; rows: Map<string, CarriedRows> }> {
   const f = blockFilter(blocks, 'block_');
-  const txRows = await store.query<{ account: string; lt: string; hash: string; now: number }>(
-    `SELECT DISTINCT account, toString(lt) AS lt, hash, now FROM block_transactions WHERE ${f.where}`,
+  const txRows = await store.query<TxKeyRow>(
+    `SELECT DISTINCT account, toString(lt) AS lt, hash, now FROM ${blockTransactions.name} WHERE ${f.where}`,
     f.params,
   );
-  if (txRows.length === 0) return [];
-  const msgRows = await store.query<{ tx_account: string; tx_lt: string; direction: 'in' | 'out'; msg_hash: string; hash_norm: string | null; source: string; destination: string }>(
-    `SELECT DISTINCT tx_account, toString(tx_lt) AS tx_lt, toString(direction) AS direction, msg_hash, hash_norm, source, destination FROM messages
-     WHERE (tx_account, tx_lt) IN (SELECT account, lt FROM block_transactions WHERE ${f.where})`,
-    f.params,
-  );
+  const rows = new Map<string, CarriedRows>();
+  if (txRows.length === 0) return { txs: [], rows };
   const byTx = new Map<string, TraceTx>();
   const txs: TraceTx[] = txRows.map((r) => {
     const tx: TraceTx = { hash: r.hash, account: r.account, lt: BigInt(r.lt), now: Number(r.now), inMsg: null, outMsgs: [] };
-    byTx.set(`${r.account}\0${r.lt}`, tx);
+    byTx.set(`${r.account}|${r.lt}`, tx);
     return tx;
   });
+  const msgRows: TraceMsgRow[] = [];
+  for (const [key, { doc, rows: carriedOfTx }] of await readDocuments(store, [...byTx.keys()])) {
+    const tx = byTx.get(key)!;
+    for (const m of doc.messages) {
+      msgRows.push({
+        tx_account: tx.account,
+        tx_lt: tx.lt.toString(),
+        direction: m['direction'] as 'in' | 'out',
+        msg_hash: String(m['msg_hash']),
+        hash_norm: (m['hash_norm'] ?? null) as string | null,
+        source: String(m['source']),
+        destination: String(m['destination']),
+      });
+    }
+    rows.set(tx.hash, carriedOfTx);
+  }
+  // The transactions without a document: their messages from the table, by its key.
+  const rest = txRows.filter((r) => !rows.has(r.hash));
+  if (rest.length > 0) {
+    for (const m of await store.query<TraceMsgRow>(
+      `SELECT DISTINCT tx_account, toString(tx_lt) AS tx_lt, toString(direction) AS direction, msg_hash, hash_norm, source, destination FROM ${messages.name}
+       WHERE (${MESSAGE_TX_COLUMNS.join(', ')}) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)})
+       SETTINGS optimize_use_projections = 0`,
+      { accounts: rest.map((r) => r.account), lts: rest.map((r) => BigInt(r.lt)) },
+    )) msgRows.push(m);
+  }
   // Out-messages in a stable order (their hash): the assembler's result must not depend on the store's row order.
   msgRows.sort((a, b) => (a.msg_hash < b.msg_hash ? -1 : a.msg_hash > b.msg_hash ? 1 : 0));
   for (const m of msgRows) {
-    const tx = byTx.get(`${m.tx_account}\0${m.tx_lt}`);
+    const tx = byTx.get(`${m.tx_account}|${m.tx_lt}`);
     if (!tx) continue;
     if (m.direction === 'in') tx.inMsg = { hash: m.msg_hash, source: m.source === '' ? null : m.source, hashNorm: m.hash_norm };
     else tx.outMsgs.push({ hash: m.msg_hash, hasDestination: m.destination !== '' });
   }
-  return txs;
+  return { txs, rows };
+}
+
+type TxKeyRow = Pick<BlockTransactionRow, 'account' | 'lt' | 'hash' | 'now'>;
+type TraceMsgRow = Pick<MessageRow, 'tx_account' | 'tx_lt' | 'direction' | 'msg_hash' | 'hash_norm' | 'source' | 'destination'>;
+
+/**
+ * The transaction documents of `keys` (`account|lt`, the table's key) with their carried rows, by key; a key without
+ * one is absent.
+ */
+async function readDocuments(store: Store, keys: readonly string[]): Promise<Map<string, { doc: DocumentRows; rows: CarriedRows }>> {
+  const out = new Map<string, { doc: DocumentRows; rows: CarriedRows }>();
+  if (keys.length === 0) return out;
+  const found = (await store.queryFields(`SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)}`, 2, { keys })) as Array<[string, string]>;
+  for (const [key, text] of found) {
+    // A document this reader cannot take counts as none: the transaction is then read from the tables.
+    try {
+      const doc = decodeTransactionDocument(text);
+      out.set(key, { doc, rows: carriedRows(doc) });
+    } catch {
+      continue;
+    }
+  }
+  return out;
+}
+
+/** The carried rows of the transactions `txs` (of the traces in flight, on a reload), by transaction hash. */
+async function readCarriedRows(store: Store, txs: readonly TraceTxRef[]): Promise<Map<string, CarriedRows>> {
+  const hashOf = new Map(txs.map((x) => [`${x.account}|${x.lt}`, x.hash]));
+  const out = new Map<string, CarriedRows>();
+  for (const [key, d] of await readDocuments(store, [...hashOf.keys()])) out.set(hashOf.get(key)!, d.rows);
+  return out;
 }
 
 /**

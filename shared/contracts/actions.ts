@@ -21,6 +21,15 @@ export function encodeTraceActions(v: TraceActionsJson): OutgoingMessage {
   return { key: v.trace_id, value: Buffer.from(JSON.stringify(v)), headers: { [HEADER_SCHEMA_VERSION]: ACTIONS_SCHEMA_VERSION } };
 }
 
+/**
+ * {@link encodeTraceActions} of a trace whose actions are already JSON text (each `JSON.stringify` of an action, as
+ * the action stage stores them): the same bytes, without serializing the actions a second time.
+ */
+export function encodeTraceActionsText(traceId: string, mcSeqnoEnd: number, actionTexts: readonly string[]): OutgoingMessage {
+  const value = `{"trace_id":${JSON.stringify(traceId)},"mc_seqno_end":${JSON.stringify(mcSeqnoEnd)},"actions":[${actionTexts.join(',')}]}`;
+  return { key: traceId, value: Buffer.from(value), headers: { [HEADER_SCHEMA_VERSION]: ACTIONS_SCHEMA_VERSION } };
+}
+
 export function decodeTraceActions(msg: Pick<IncomingMessage, 'headers' | 'value'>): TraceActionsJson {
   const version = msg.headers[HEADER_SCHEMA_VERSION];
   if (version !== ACTIONS_SCHEMA_VERSION) throw new NonRetryableError('ACTIONS_SCHEMA', `actions message has schema version ${version ?? 'none'}, expected ${ACTIONS_SCHEMA_VERSION}`);

@@ -115,13 +115,15 @@ export function decodeTransactionDocument(text: string): DocumentRows {
   throw new NonRetryableError('TRANSACTION_DOCUMENT', 'transaction document is neither version 2 nor version 1');
 }
 
-function pick(row: Readonly<Record<string, unknown>>, fields: readonly string[]): unknown[] {
+/** A row's values in the order of `fields` (the positional form of this contract and of trace.ts's rows). */
+export function pick(row: Readonly<Record<string, unknown>>, fields: readonly string[]): unknown[] {
   const out: unknown[] = new Array(fields.length);
   for (let i = 0; i < fields.length; i++) out[i] = row[fields[i]!];
   return out;
 }
 
-function unpick(values: readonly unknown[], fields: readonly string[]): Record<string, unknown> {
+/** The row object of positional `values` (see {@link pick}). */
+export function unpick(values: readonly unknown[], fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < fields.length; i++) out[fields[i]!] = values[i];
   return out;

@@ -4,14 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { IncomingMessage } from '../../shared/bus/bus.js';
-import type { TraceActionsJson } from '../../shared/contracts/actions.js';
-import { type TraceJson, decodeTrace } from '../../shared/contracts/trace.js';
+import { type TraceActionsJson, decodeTraceActions } from '../../shared/contracts/actions.js';
+import { type CarriedRows, type TraceJson, TRACE_ROWS_MAX_BYTES, decodeTrace, traceRows } from '../../shared/contracts/trace.js';
 import { errorCode, isRetryable } from '../../shared/runtime/errors.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { exportDevnet } from '../../shared/sources/devnet/export.js';
 import type { Store } from '../../shared/store/store.js';
 import { readClassifierInput } from '../../services/actions/read.js';
-import { TRACES_PER_READ, createActionMapper } from '../../services/actions/stage.js';
+import { PUBLISH, type PublishedTrace, TRACES_PER_READ, createActionMapper } from '../../services/actions/stage.js';
+import { readTransactions } from '../../services/traces/stage.js';
 import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
 import { type TableRows, handleBatch } from '../../services/stages/stage.js';
 import { collect, waitFor } from '../helpers/bus-contract.js';
@@ -24,6 +25,9 @@ import { type EmbeddedPipeline, openEmbedded } from '../helpers/pipeline.js';
  * to count the statements it runs. A batch of traces must cost one statement per table (and one per cell-tree level
  * of the data rebuilds), not one set per trace; what it produces must be what each trace read alone produces; a
  * poison trace is dead-lettered alone; a trace whose transactions are not stored fails the batch as retryable.
+ * The trace stage's messages carry their transactions' rows (trace.ts `rows`): classifying them reads no
+ * transaction, message or body from the store; a message without them (an older trace stage's, or a trace over the
+ * rows' cap) is read from the store, with the same result.
  */
 
 let work = '';
@@ -114,7 +118,7 @@ async function runBatch(
   );
   await durable;
   return {
-    published: written.flatMap((r) => (r.get('@publish')?.objects ?? []) as TraceActionsJson[]),
+    published: written.flatMap((r) => (r.get(PUBLISH)?.objects ?? []) as PublishedTrace[]).map((o) => decodeTraceActions({ value: o.message.value, headers: o.message.headers ?? {} })),
     actions: written.flatMap((r) => r.get('actions')?.objects ?? []),
     dead,
   };
@@ -122,35 +126,61 @@ async function runBatch(
 
 const READ_TABLES = ['transaction_documents', 'transactions', 'messages', 'message_contents', 'latest_account_states'] as const;
 
-it('reads a batch of traces with one statement per table, and classifies each trace as when it is read alone', async () => {
+/** A trace message as an older trace stage published it, or one over the rows' cap: without `rows`. */
+function withoutRows(m: IncomingMessage): IncomingMessage {
+  const { rows: _rows, ...t } = decodeTrace(m);
+  return { ...m, value: Buffer.from(JSON.stringify(t)) };
+}
+
+/** Every other transaction's carried rows dropped (null), as after a reload whose store lacked some documents. */
+function partialRows(m: IncomingMessage): IncomingMessage {
+  const t = decodeTrace(m);
+  if (!t.rows) return m;
+  return { ...m, value: Buffer.from(JSON.stringify({ ...t, rows: { ...t.rows, txs: t.rows.txs.map((x, i) => (i % 2 === 0 ? null : x)) } })) };
+}
+
+it('classifies a batch from the rows its messages carry, reading no transaction; without them, one statement per table; the same actions either way', async () => {
   const n = traceMessages.length;
   expect(n, 'traces published by the trace stage').toBeGreaterThan(50);
   const reads = Math.ceil(n / TRACES_PER_READ);
+  // The trace stage read every transaction's document (the default configuration): every message carries its rows.
+  for (const m of traceMessages) {
+    const t = decodeTrace(m);
+    expect(t.rows?.txs.every((x) => x !== null), `trace ${t.trace_id} carries its rows`).toBe(true);
+  }
 
   const batched = counted(p!.store);
   const { published, dead } = await runBatch(batched.store, traceMessages);
   expect(dead).toEqual([]);
   expect(published.map((t) => t.trace_id)).toEqual(traceMessages.map((m) => decodeTrace(m).trace_id));
   const counts = perTable(batched.statements);
-  for (const t of READ_TABLES) expect(counts[t] ?? 0, `statements on ${t} for ${n} traces`).toBeLessThanOrEqual(reads);
-  // The decode stage writes transaction documents (the default configuration): the transactions, their messages and
-  // bodies come from those, one key lookup per group, and the tables are not read.
-  expect(counts['transaction_documents']).toBe(reads);
-  expect(counts['transactions'] ?? 0).toBe(0);
-  // The data rebuilds: one statement per level of the deepest data tree, whatever the number of accounts.
+  // Only the accounts' states and the data rebuilds are read.
+  for (const t of ['transaction_documents', 'transactions', 'messages', 'message_contents']) expect(counts[t] ?? 0, `statements on ${t}`).toBe(0);
+  expect(counts['latest_account_states'] ?? 0).toBeLessThanOrEqual(reads);
   const cellRounds = counts['cells'] ?? 0;
   expect(cellRounds, 'cell-store statements').toBeLessThanOrEqual(16 * reads);
   expect(Object.keys(counts).filter((t) => t !== 'cells' && !(READ_TABLES as readonly string[]).includes(t)), 'statements on other tables').toEqual([]);
 
+  // Messages without rows (an older trace stage's): from the transaction documents, one statement per group.
+  const old = traceMessages.map(withoutRows);
+  const fromDocuments = counted(p!.store);
+  const viaDocuments = await runBatch(fromDocuments.store, old);
+  expect(viaDocuments.published).toEqual(published);
+  const docCounts = perTable(fromDocuments.statements);
+  for (const t of READ_TABLES) expect(docCounts[t] ?? 0, `statements on ${t} for ${n} traces`).toBeLessThanOrEqual(reads);
+  expect(docCounts['transaction_documents']).toBe(reads);
+  expect(docCounts['transactions'] ?? 0).toBe(0);
   // Half the traces: the same statements, not half as many.
   const half = counted(p!.store);
-  await runBatch(half.store, traceMessages.slice(0, Math.ceil(n / 2)));
+  await runBatch(half.store, old.slice(0, Math.ceil(n / 2)));
   expect(half.statements.filter((s) => s === 'transaction_documents').length).toBe(Math.ceil(Math.ceil(n / 2) / TRACES_PER_READ));
+  // Some transactions carried, the others read: the same again.
+  expect((await runBatch(p!.store, traceMessages.map(partialRows))).published).toEqual(published);
 
   // Each trace read alone (its own statements) and classified by a classifier of its own: the same actions, trace
   // by trace (the stage's one classifier carries nothing from one trace to the next).
   const alone = counted(p!.store);
-  for (const [i, m] of traceMessages.entries()) {
+  for (const [i, m] of old.entries()) {
     const input = await readClassifierInput(alone.store, decodeTrace(m));
     const rows = createClassifier(input.repo).classify(input.trace);
     expect(published[i]!.actions, `trace ${decodeTrace(m).trace_id}`).toEqual(rows.map((r) => rowToJson(r)));
@@ -159,7 +189,7 @@ it('reads a batch of traces with one statement per table, and classifies each tr
   // Without transaction documents (TONFLOW_STORE_POINT_READS=false, or rows stored before 0009), from the tables:
   // the same again, in one statement per table.
   const tables = counted(withoutDocuments(p!.store));
-  const fromTables = await runBatch(tables.store, traceMessages);
+  const fromTables = await runBatch(tables.store, old);
   expect(fromTables.published).toEqual(published);
   expect(perTable(tables.statements)['transactions']).toBe(reads);
   expect(perTable(tables.statements)['messages']).toBe(reads);
@@ -170,21 +200,27 @@ it('reads a batch of traces with one statement per table, and classifies each tr
 }, 300_000);
 
 it('dead-letters only the poison traces of a batch and classifies the others', async () => {
-  const good = traceMessages.slice(0, 40);
-  const first = decodeTrace(good[0]!);
-  const badLt: TraceJson = { ...first, trace_id: 'bad-lt', transactions: [{ ...first.transactions[0]!, lt: '12x' }] };
+  // Without their rows: read from the store together, one statement, which the poison traces must not fail.
+  const good = traceMessages.slice(0, 40).map(withoutRows);
+  const first = decodeTrace(traceMessages[0]!);
+  const { rows: _rows, ...bare } = first;
+  const badLt: TraceJson = { ...bare, trace_id: 'bad-lt', transactions: [{ ...first.transactions[0]!, lt: '12x' }] };
   const messages: IncomingMessage[] = [
     ...good.slice(0, 10),
     { ...good[0]!, key: 'bad-lt', value: Buffer.from(JSON.stringify(badLt)) },
     ...good.slice(10, 30),
     { ...good[0]!, key: 'not-json', value: Buffer.from('{"trace_id": ') },
-    ...good.slice(30),
+    ...good.slice(30, 35),
+    // Rows that are not one entry per transaction.
+    { ...good[0]!, key: 'bad-rows', value: Buffer.from(JSON.stringify({ ...first, trace_id: 'bad-rows', rows: { txs: [], bodies: [] } })) },
+    ...good.slice(35),
   ].map((m, i) => ({ ...m, offset: String(i) }));
   const c = counted(p!.store);
   const { published, dead } = await runBatch(c.store, messages);
   expect(dead).toEqual([
     { offset: '10', code: 'TRACE_VALUE' },
     { offset: '31', code: 'TRACE_VALUE' },
+    { offset: '37', code: 'TRACE_VALUE' },
   ]);
   expect(published.map((t) => t.trace_id)).toEqual(good.map((m) => decodeTrace(m).trace_id));
   expect(c.statements.filter((s) => s === 'transaction_documents').length).toBe(1);
@@ -192,7 +228,8 @@ it('dead-letters only the poison traces of a batch and classifies the others', a
 
 it('fails the batch as retryable, writing nothing, while a trace’s transactions are not stored', async () => {
   const first = decodeTrace(traceMessages[0]!);
-  const unstored: TraceJson = { ...first, trace_id: 'unstored', transactions: [{ ...first.transactions[0]!, lt: '1' }] };
+  const { rows: _rows, ...bare } = first;
+  const unstored: TraceJson = { ...bare, trace_id: 'unstored', transactions: [{ ...first.transactions[0]!, lt: '1' }] };
   const messages = [...traceMessages.slice(0, 5), { ...traceMessages[0]!, key: 'unstored', value: Buffer.from(JSON.stringify(unstored)) }, ...traceMessages.slice(5, 10)].map((m, i) => ({ ...m, offset: String(i) }));
   const seen = { written: [] as TableRows[], dead: [] as Array<{ offset: string; code: string }> };
   const error = await runBatch(p!.store, messages, seen).then(
@@ -202,4 +239,32 @@ it('fails the batch as retryable, writing nothing, while a trace’s transaction
   expect(errorCode(error)).toBe('ACTIONS_TRACE_ROWS_MISSING');
   expect(isRetryable(error)).toBe(true);
   expect(seen).toEqual({ written: [], dead: [] });
+}, 120_000);
+
+it('carries no rows for a trace over the cap, which is then classified from the store alike', async () => {
+  // Every transaction's carried rows, as the trace stage reads them from the store (all blocks at once).
+  const blocks = await p!.store.query<{ workchain: number; shard: string; seqno: number }>('SELECT DISTINCT workchain, hex(shard) AS shard, seqno FROM blocks');
+  const { rows } = await readTransactions(
+    p!.store,
+    blocks.map((b) => ({ workchain: Number(b.workchain), shard: b.shard.replace(/^0+(?=.)/, ''), seqno: Number(b.seqno), rootHash: '', fileHash: '' })),
+  );
+  const of = (h: string): CarriedRows | undefined => rows.get(h);
+  const largest = traceMessages.map((m) => decodeTrace(m)).sort((a, b) => b.transactions.length - a.transactions.length)[0]!;
+  const hashes = largest.transactions.map((x) => x.hash);
+  const size = hashes.reduce((n, h) => n + rows.get(h)!.bytes, 0);
+  expect(size).toBeLessThan(TRACE_ROWS_MAX_BYTES);
+  // Under the cap: what the trace stage published; one byte over: nothing.
+  expect(traceRows(hashes, of)).toEqual(largest.rows);
+  expect(traceRows(hashes, of, size)).toEqual(largest.rows);
+  expect(traceRows(hashes, of, size - 1)).toBeUndefined();
+  // Without rows, the action stage reads the trace's transactions from the store: the same actions.
+  const at = traceMessages.findIndex((m) => decodeTrace(m).trace_id === largest.trace_id);
+  const { rows: _rows, ...bare } = largest;
+  const capped: IncomingMessage = { ...traceMessages[at]!, offset: '0', value: Buffer.from(JSON.stringify(bare)) };
+  const c = counted(p!.store);
+  const alone = await runBatch(c.store, [capped]);
+  const carried = await runBatch(p!.store, [{ ...traceMessages[at]!, offset: '0' }]);
+  expect(alone.published).toEqual(carried.published);
+  expect(alone.published[0]!.actions.length).toBeGreaterThan(0);
+  expect(c.statements.filter((s) => s === 'transaction_documents').length).toBe(1);
 }, 120_000);
