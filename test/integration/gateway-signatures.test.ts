@@ -186,6 +186,17 @@ describeFixtures('gateway: getMasterchainBlockSignatures from a liteserver sourc
     await refused(wrongHash.seqno, `the validator set of catchain seqno ${CC} computed from (-1,8000000000000000,${chain.key.seqno}) hashes to`);
   });
 
+  it('a block no liteserver can prove within the request\'s deadline is v2\'s 504', async () => {
+    server.hide(good);
+    try {
+      const res = await get(app, good.seqno);
+      expect(res.json()).toEqual({ ok: false, code: 504, error: 'LITE_SERVER_NETWORK timeout' });
+      expect(res.statusCode).toBe(504);
+    } finally {
+      server.publish(good);
+    }
+  });
+
   it('answers ton-http-api\'s block-not-found for a block the index lacks, "not available" without a source', async () => {
     const unknown = await get(app, good.seqno + 100);
     expect(unknown.statusCode).toBe(500);
