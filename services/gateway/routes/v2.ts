@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, unprocessable } from '../errors.js';
+import { unprocessable } from '../errors.js';
 import { blockById, blockWithHeaderById } from '../repo/blocks.js';
 import type { BlockIdRecord } from '../repo/records.js';
 import type { BlockSource, MasterchainBlockSignatures } from '../../../shared/sources/source.js';
