@@ -79,6 +79,12 @@ export interface BlockSource {
    * `liteServer.getShardBlockProof`, shared/ton/shard-block-proof.ts). Proofs are BOCs as the source served them.
    */
   shardBlockProof?(block: Pick<RawBlock, 'id' | 'rootHash' | 'fileHash'>, signal: AbortSignal): Promise<ShardBlockProof>;
+  /**
+   * The validator signatures of masterchain block `block`, proven from key block `keyBlock` (at or before the key
+   * block `block`'s header names): a liteserver's `liteServer.getBlockProof` forward links, each checked against the
+   * validator set its key block's config gives (shared/ton/block-signatures.ts). The signatures are the last link's.
+   */
+  masterchainBlockSignatures?(keyBlock: FullBlockRef, block: FullBlockRef, signal: AbortSignal): Promise<MasterchainBlockSignatures>;
   /** The configuration the chain runs with (`Hashmap 32 ^Cell` of ConfigParams), base64 BOC. */
   blockchainConfig?(): Promise<string>;
 }
@@ -91,4 +97,9 @@ export interface ShardBlockProof {
   mc: FullBlockRef;
   /** Link i: a block and the proof of the block before it (link 0: of `mc`) that names it; the last is the asked block. */
   links: Array<{ block: FullBlockRef; proof: Uint8Array }>;
+}
+
+export interface MasterchainBlockSignatures {
+  /** As the signature set lists them: the signer's short id (sha256 of TL `pub.ed25519`) and its ed25519 signature. */
+  signatures: Array<{ nodeIdShort: Uint8Array; signature: Uint8Array }>;
 }

@@ -83,7 +83,7 @@ export function verifyShardBlockProof(mc: ProofBlockIdExt, links: ReadonlyArray<
 }
 
 /** The child of the single MERKLE_PROOF root of a proof BOC, every stored hash checked (a forged one fails here). */
-function virtualRoot(proof: Uint8Array): { boc: Boc; root: number } {
+export function virtualRoot(proof: Uint8Array): { boc: Boc; root: number } {
   let boc: Boc;
   try {
     boc = Boc.parse(proof);
@@ -152,18 +152,18 @@ function prevIds(info: ReturnType<typeof loadBlockInfo>): ProofBlockIdExt[] {
   return [{ workchain: wc, shard: prevShard, seqno: p.seqno, rootHash: p.rootHash, fileHash: p.fileHash }];
 }
 
-function sameId(a: ProofBlockIdExt, b: ProofBlockIdExt): boolean {
+export function sameId(a: ProofBlockIdExt, b: ProofBlockIdExt): boolean {
   return a.workchain === b.workchain && a.shard === b.shard && a.seqno === b.seqno && equal(a.rootHash, b.rootHash) && equal(a.fileHash, b.fileHash);
 }
 
-function describe(id: { workchain: number; shard: bigint; seqno: number }): string {
+export function describe(id: { workchain: number; shard: bigint; seqno: number }): string {
   return `(${id.workchain},${id.shard.toString(16)},${id.seqno})`;
 }
 
-function equal(a: Uint8Array, b: Uint8Array): boolean {
+export function equal(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function hex(b: Uint8Array): string {
+export function hex(b: Uint8Array): string {
   return Buffer.from(b).toString('hex');
 }

@@ -10,6 +10,8 @@ ToncenterRestClient (which appends /api/v2 itself).
   clients.py find ENDPOINT SEED INDEX MESSAGE_HASH     the transaction the message caused, by getTransactions
   clients.py shardproof ENDPOINT WC SHARD SEQNO        the toncenter SDK's get_shard_block_proof, as its model reads it
                                                       (driven by test/integration/gateway-proofs.test.ts)
+  clients.py signatures ENDPOINT SEQNO                 the toncenter SDK's get_masterchain_block_signatures, as its
+                                                      model reads it (test/integration/gateway-signatures.test.ts)
 """
 
 import asyncio
@@ -128,7 +130,21 @@ async def shard_proof(endpoint: str, workchain: int, shard: str, seqno: int) -> 
         }
 
 
+async def block_signatures(endpoint: str, seqno: int) -> dict:
+    _, sdk = clients(endpoint)
+    async with sdk:
+        s = await sdk.v2.blocks.get_masterchain_block_signatures(seqno)
+        return {
+            "type": type(s).__name__,
+            "id": block_id(s.id),
+            "signatures": [{"node_id_short": x.node_id_short, "signature": x.signature} for x in s.signatures],
+        }
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "signatures":
+        print(json.dumps(asyncio.run(block_signatures(argv[1], int(argv[2])))))
+        return
     if argv[0] == "shardproof":
         print(json.dumps(asyncio.run(shard_proof(argv[1], int(argv[2]), argv[3], int(argv[4])))))
         return

@@ -61,19 +61,19 @@ const ZERO_HASH = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 const MC_SHARD = '9223372036854775808';
 const v2Errors = { ...errors, 404: errors[500], 409: errors[500] };
 
-/** An error of data the index cannot give (what TON Center reads from a liteserver): 500, as a liteserver error. */
 /**
  * A source's failure to prove a block as the API tells it: a proof that fails its checks (every liteserver asked served
  * one) is tonlib's 500 with the reason; no answer in time is v2's 504.
  */
-function proofApiError(e: unknown): ApiError {
+export function proofApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) return new ApiError(504, 'LITE_SERVER_NETWORK timeout');
   if (e instanceof BaseError) return new ApiError(500, `LITE_SERVER_UNKNOWN: ${e.message}`);
   throw e;
 }
 
-function unavailable(what: string): ApiError {
+/** An error of data the index cannot give (what TON Center reads from a liteserver): 500, as a liteserver error. */
+export function unavailable(what: string): ApiError {
   return new ApiError(500, `LITE_SERVER_UNKNOWN: ${what} is not available from the index`);
 }
 

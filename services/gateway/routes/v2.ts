@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, unprocessable } from '../errors.js';
+import { unprocessable } from '../errors.js';
 import { blockById, blockWithHeaderById } from '../repo/blocks.js';
 import type { BlockIdRecord } from '../repo/records.js';
-import type { BlockSource } from '../../../shared/sources/source.js';
+import type { BlockSource, MasterchainBlockSignatures } from '../../../shared/sources/source.js';
 import { JsonRpcResponse, V2BlockHeader, V2BlockSignatures, V2ConsensusBlock, V2MasterchainInfo } from '../schemas/records.js';
 import { JsonRpcRequest, V2BlockHeaderQuery, V2SeqnoQuery } from '../schemas/v2.js';
 import { type App, type RouteDeps, zod } from './context.js';
-import { v2ReadOperations } from './v2-read.js';
+import { proofApiError, unavailable, v2ReadOperations } from './v2-read.js';
 import { v2TokenOperations } from './v2-tokens.js';
 import type { GatewayTvm } from '../tvm.js';
 import { type RawJsonRpcMethod, type V2ListPath, blockIdExt, blockNotFound, errors, extra, lastMasterchainBlock, tags } from './v2-common.js';
@@ -46,8 +46,8 @@ export function v2Routes(
     rpc?: ReadonlyMap<string, RawJsonRpcMethod>;
     /** The TVM getTokenData runs on (503 without). */
     tvm?: GatewayTvm;
-    /** The source beside the gateway, when it proves blocks (getShardBlockProof). */
-    proofs?: Pick<BlockSource, 'shardBlockProof'>;
+    /** The source beside the gateway, when it proves blocks (getShardBlockProof, getMasterchainBlockSignatures). */
+    proofs?: Pick<BlockSource, 'shardBlockProof' | 'masterchainBlockSignatures'>;
   },
 ): void {
   const r = zod(app);
@@ -189,9 +189,14 @@ export function v2Routes(
         tags,
         summary: 'Get masterchain block signatures (v2)',
         description:
-          'Not available from the index: the validators\' signatures of a masterchain block travel in its block proof (a liteserver\'s ' +
-          '`liteServer.getBlockProof`), which no tonflow source fetches; the block itself does not carry them (the next block\'s McBlockExtra ' +
-          '`prev_blk_signatures` is left empty by the collator). Answers 500 for an indexed block, the liteserver\'s block-not-found 500 otherwise.',
+          'The validators\' signatures of masterchain block `seqno`, as tonlib answers them: a liteserver\'s `liteServer.getBlockProof` ' +
+          '(mode 0x1001) forward link from the key block the block\'s header names (`prev_key_block_seqno`) to the block, checked as tonlib ' +
+          'checks it: the masterchain validator subset of the key block\'s ConfigParam 34 (shuffled as ConfigParam 28 says) must hash to the ' +
+          'header\'s `gen_validator_list_hash_short`, every signature must be a member\'s ed25519 signature of the block\'s `ton.blockId`, ' +
+          'and they must weigh more than 2/3 of the subset. Both blocks are anchored in the index (tonlib starts from the newest block and ' +
+          'checks the links back instead). Needs a liteserver source beside the gateway and the key block indexed; otherwise 500 "not ' +
+          'available". A proof that fails the checks is 500 `LITE_SERVER_UNKNOWN: … failed …` with the reason; a block the index lacks is ' +
+          'the liteserver\'s block-not-found 500.',
         querystring: V2SeqnoQuery,
         response: { 200: V2BlockSignatures, ...errors },
       },
@@ -199,7 +204,34 @@ export function v2Routes(
     async (req, q) => {
       const b = await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: q.seqno });
       if (!b) throw blockNotFound(-1, '9223372036854775808', q.seqno);
-      throw new ApiError(500, `LITE_SERVER_UNKNOWN: the signature set of masterchain block ${q.seqno} (in its block proof) is not available from the index`);
+      const source = opts.proofs;
+      if (!source?.masterchainBlockSignatures) throw unavailable(`the signature set of masterchain block ${q.seqno} (in its block proof)`);
+      // The validators of block N are those of the config of the key block before it (for a key block too: its own
+      // config names the next set).
+      const keySeqno = b.prev_key_block_seqno;
+      const key = keySeqno > 0 ? await blockById(deps.db, req.tf, { workchain: -1, shard: '9223372036854775808', seqno: keySeqno }) : null;
+      if (!key) throw unavailable(`the signature set of masterchain block ${q.seqno} (its key block ${keySeqno} is not indexed)`);
+      const ref = (r: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }) => ({
+        id: { workchain: r.workchain, shard: r.shard, seqno: r.seqno },
+        rootHash: Buffer.from(r.root_hash, 'base64'),
+        fileHash: Buffer.from(r.file_hash, 'base64'),
+      });
+      let found: MasterchainBlockSignatures;
+      try {
+        found = await source.masterchainBlockSignatures(ref(key), ref(b), AbortSignal.timeout(req.tf.timeoutMs));
+      } catch (e) {
+        throw proofApiError(e);
+      }
+      const b64 = (x: Uint8Array) => Buffer.from(x).toString('base64');
+      return {
+        ok: true as const,
+        result: {
+          '@type': 'blocks.blockSignatures' as const,
+          id: blockIdExt(b),
+          signatures: found.signatures.map((s) => ({ '@type': 'blocks.signature' as const, node_id_short: b64(s.nodeIdShort), signature: b64(s.signature) })),
+          '@extra': extra(),
+        },
+      };
     },
   );
 

@@ -54,8 +54,33 @@ export interface LiteserverConnection {
   sendMessage(boc: Uint8Array): Promise<number>;
   /** `liteServer.getShardBlockProof`: as served (unverified; shared/ton/shard-block-proof.ts checks it). */
   getShardBlockProof(id: FullBlockId): Promise<{ masterchainId: FullBlockId; links: Array<{ id: FullBlockId; proof: Uint8Array }> }>;
+  /**
+   * `liteServer.getBlockProof mode:0x1001 known_block target_block`: the masterchain block proof links from `known`
+   * to `target` as served (unverified; shared/ton/block-signatures.ts checks forward links).
+   */
+  getBlockProof(known: FullBlockId, target: FullBlockId): Promise<BlockProofAnswer>;
   /** Closes the connection; pending queries fail. Idempotent. */
   close(): void;
+}
+
+/** `liteServer.partialBlockProof complete:Bool from to steps:(vector liteServer.BlockLink)` in {@link FullBlockId} form. */
+export interface BlockProofAnswer {
+  complete: boolean;
+  from: FullBlockId;
+  to: FullBlockId;
+  steps: Array<
+    | {
+        forward: {
+          toKeyBlock: boolean;
+          from: FullBlockId;
+          to: FullBlockId;
+          destProof: Uint8Array;
+          configProof: Uint8Array;
+          signatures: { validatorSetHash: number; catchainSeqno: number; signatures: Array<{ nodeIdShort: Uint8Array; signature: Uint8Array }> };
+        };
+      }
+    | { backward: true }
+  >;
 }
 
 export interface ConnectOptions {
@@ -233,6 +258,34 @@ export class Connection implements LiteserverConnection {
   async getShardBlockProof(id: FullBlockId): Promise<{ masterchainId: FullBlockId; links: Array<{ id: FullBlockId; proof: Uint8Array }> }> {
     const r = await this.query(Functions.liteServer_getShardBlockProof, { kind: 'liteServer.getShardBlockProof', id: toTl(id) });
     return { masterchainId: fromTl(r.masterchainId), links: r.links.map((l) => ({ id: fromTl(l.id), proof: new Uint8Array(l.proof) })) };
+  }
+
+  /** `liteServer.getBlockProof` with mode 0x1001 (bit 0: target_block given; bit 12: built on the later block's state, not the newest: liteserver.cpp). */
+  async getBlockProof(known: FullBlockId, target: FullBlockId): Promise<BlockProofAnswer> {
+    const r = await this.query(Functions.liteServer_getBlockProof, { kind: 'liteServer.getBlockProof', mode: 0x1001, knownBlock: toTl(known), targetBlock: toTl(target) });
+    return {
+      complete: r.complete,
+      from: fromTl(r.from),
+      to: fromTl(r.to),
+      steps: r.steps.map((step) =>
+        step.kind === 'liteServer.blockLinkForward'
+          ? {
+              forward: {
+                toKeyBlock: step.toKeyBlock,
+                from: fromTl(step.from),
+                to: fromTl(step.to),
+                destProof: new Uint8Array(step.destProof),
+                configProof: new Uint8Array(step.configProof),
+                signatures: {
+                  validatorSetHash: step.signatures.validatorSetHash,
+                  catchainSeqno: step.signatures.catchainSeqno,
+                  signatures: step.signatures.signatures.map((x) => ({ nodeIdShort: new Uint8Array(x.nodeIdShort), signature: new Uint8Array(x.signature) })),
+                },
+              },
+            }
+          : { backward: true as const },
+      ),
+    };
   }
 
   async sendMessage(boc: Uint8Array): Promise<number> {

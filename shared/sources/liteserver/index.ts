@@ -21,8 +21,11 @@
  *   (`accountStatesAt`, shared/ton/account-proof.ts) and shard block proofs (`shardBlockProof`, one
  *   `liteServer.getShardBlockProof`: shared/ton/shard-block-proof.ts); an answer that fails is an integrity failure
  *   (another liteserver is asked).
- * - NOT verified: validator signatures. The first masterchain block of a fresh start is trusted as the liteserver
- *   reports it. Use liteservers you trust (`--liteserver-config`) if that matters.
+ * - the validator signatures `masterchainBlockSignatures` hands on (`liteServer.getBlockProof` forward links from a
+ *   key block the caller names) are checked against the validator set that key block's config gives
+ *   (shared/ton/block-signatures.ts), likewise an integrity failure when they fail.
+ * - NOT verified: the signatures of the blocks the source follows. The first masterchain block of a fresh start is
+ *   trusted as the liteserver reports it. Use liteservers you trust (`--liteserver-config`) if that matters.
  */
 export {
   BlockIntegrityError,

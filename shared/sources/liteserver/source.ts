@@ -6,6 +6,7 @@ import { prevBlockIds } from '../../ton/records/block.js';
 import { shardHex } from '../../ton/records/format.js';
 import { parseAddressForm } from '../../ton/address.js';
 import { BlockProofError, verifyShardBlockProof } from '../../ton/shard-block-proof.js';
+import { verifyMasterchainBlockSignatures } from '../../ton/block-signatures.js';
 import type { SnapshotAccount } from '../../ton/state-snapshot.js';
 import type { BlockGroup, RawBlock, RejectedBlock } from '../source.js';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
@@ -356,6 +357,26 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
             throw e;
           }
           return { mc: ref(r.masterchainId), links: r.links.map((l) => ({ block: ref(l.id), proof: l.proof })) };
+        },
+        signal,
+      );
+    },
+    async masterchainBlockSignatures(keyBlock, block, signal) {
+      const p = await getPool();
+      const full = (b: typeof block): FullBlockId => ({ workchain: b.id.workchain, shard: BigInt('0x' + b.id.shard), seqno: b.id.seqno, rootHash: b.rootHash, fileHash: b.fileHash });
+      const known = full(keyBlock);
+      const target = full(block);
+      return p.run(
+        `signatures of ${describeId(target)}`,
+        async (c) => {
+          const r = await c.getBlockProof(known, target);
+          try {
+            return { signatures: verifyMasterchainBlockSignatures(known, target, r) };
+          } catch (e) {
+            // Signatures that do not check are a bad answer: the pool penalises that liteserver and asks another.
+            if (e instanceof BlockProofError) throw new IntegrityFailure(`signatures of ${describeId(target)}: ${e.message}`);
+            throw e;
+          }
         },
         signal,
       );

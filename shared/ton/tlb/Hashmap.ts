@@ -136,7 +136,16 @@ export const PRUNED = Symbol('pruned');
  */
 export function lookupHashmapAugEProven(s: Slice, n: number, key: Uint8Array, skipExtra: (s: Slice) => void): Slice | null | typeof PRUNED {
   if (!s.loadBit()) return null;
-  let cell = s.loadRef();
+  return lookupHashmapProven(s.boc, s.loadRef(), n, key, skipExtra);
+}
+
+/**
+ * As {@link lookupHashmapAugEProven} for a `Hashmap n X` (or `HashmapAug`) whose root edge is cell `root`, as a
+ * `^(Hashmap 32 ^Cell)` holds it (ConfigParams).
+ */
+export function lookupHashmapProven(boc: Slice['boc'], root: number, n: number, key: Uint8Array, skipExtra: (s: Slice) => void = () => {}): Slice | null | typeof PRUNED {
+  const s = { boc };
+  let cell = root;
   let m = n;
   let pos = 0;
   for (;;) {

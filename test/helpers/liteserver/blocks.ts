@@ -147,7 +147,7 @@ export function readHeader(root: Cell): HeaderInfo {
   };
 }
 
-function writeHeader(h: HeaderInfo): Cell {
+export function writeHeader(h: HeaderInfo): Cell {
   const tag = h.shard & -h.shard;
   let pfxBits = 63;
   while (1n << BigInt(63 - pfxBits) !== tag) pfxBits--;

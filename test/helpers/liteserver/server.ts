@@ -13,6 +13,7 @@
 import net from 'node:net';
 import { type ServerKey, acceptHandshake, createServerKey, framePacket, HANDSHAKE_BYTES, type Session, takePackets } from './adnl.js';
 import { MC_SHARD, type ServedBlock, blockKey, headerProof, mcShardsProof, prevIds, shardHashesCell, shardTops, stateRootHash } from './blocks.js';
+import { type SignatureSetSpec, keyConfigProof } from './signatures.js';
 import { TL, TlReader, TlWriter, readBlockId, readBlockIdExt, tlName, writeBlockIdExt } from './tl.js';
 
 /** Mainnet's masterchain zero state (validator.zero_state of ton.org's global config). */
@@ -52,6 +53,13 @@ export class LoopbackLiteserver {
   readonly accountStates = new Map<string, (account: string) => { proof: Uint8Array; state: Uint8Array }>();
   /** Serve these bytes instead of a `getShardBlockProof` link's proof (return null to serve the real proof). */
   tamperProof: ((proof: Buffer) => Buffer | null) | null = null;
+  /**
+   * The validator signatures of masterchain blocks by root hash (hex), served in `getBlockProof`'s forward link
+   * (test/helpers/liteserver/signatures.ts makes them). A block without one is answered "no signatures".
+   */
+  readonly signatureSets = new Map<string, SignatureSetSpec>();
+  /** Serve this signature set instead of the recorded one (return null to serve the recorded one). */
+  tamperSignatures: ((set: SignatureSetSpec) => SignatureSetSpec | null) | null = null;
   /** Read queries but never answer them (a hung liteserver). */
   stall = false;
   handshakes = 0;
@@ -284,6 +292,31 @@ export class LoopbackLiteserver {
         if (!found) return error(NOT_READY, `no masterchain block commits ${blockKey(id)}`);
         const w = writeBlockIdExt(new TlWriter().int32(TL.shardBlockProof), found.mc).int32(found.links.length);
         for (const l of found.links) writeBlockIdExt(w, l.id).bytes(this.tamperProof?.(l.proof) ?? l.proof);
+        return w.build();
+      }
+      case TL.getBlockProof: {
+        // Forward links only, as a liteserver answers from a key block to a block of its validator epoch: one
+        // blockLinkForward whose config_proof proves the key block's config and dest_proof the target's header.
+        const mode = r.int32();
+        const known = readBlockIdExt(r);
+        if (!(mode & 1)) return error(PROTOVIOLATION, 'getBlockProof without a target block is not served');
+        const target = readBlockIdExt(r);
+        entry.block = blockKey(target);
+        const from = this.visible(blockKey(known));
+        const to = this.visible(blockKey(target));
+        if (!from || !from.rootHash.equals(known.rootHash)) return error(NOT_READY, `block ${blockKey(known)} is not in db`);
+        if (!to || !to.rootHash.equals(target.rootHash)) return error(NOT_READY, `block ${blockKey(target)} is not in db`);
+        if (!from.info.keyBlock || from.seqno >= to.seqno) return error(PROTOVIOLATION, 'only forward links from a key block are served');
+        const recorded = this.signatureSets.get(to.rootHash.toString('hex'));
+        if (!recorded) return error(NOT_READY, `no signatures of ${blockKey(target)}`);
+        const set = this.tamperSignatures?.(recorded) ?? recorded;
+        const bool = (v: boolean) => (v ? TL.boolTrue : TL.boolFalse);
+        const w = writeBlockIdExt(writeBlockIdExt(new TlWriter().int32(TL.partialBlockProof).int32(bool(true)), from), to).int32(1);
+        writeBlockIdExt(writeBlockIdExt(w.int32(TL.blockLinkForward).int32(bool(to.info.keyBlock)), from), to);
+        w.bytes(headerProof(to)).bytes(keyConfigProof(from));
+        w.int32(TL.signatureSet).int32(set.validatorSetHash).int32(set.catchainSeqno).int32(set.signatures.length);
+        // `(vector liteServer.signature)`: lower case, bare elements.
+        for (const sig of set.signatures) w.int256(sig.nodeIdShort).bytes(sig.signature);
         return w.build();
       }
       case TL.getAccountState: {

@@ -44,6 +44,7 @@ const DECLARATIONS = {
   getBlockHeader: 'liteServer.getBlockHeader id:tonNode.blockIdExt mode:# = liteServer.BlockHeader',
   getAllShardsInfo: 'liteServer.getAllShardsInfo id:tonNode.blockIdExt = liteServer.AllShardsInfo',
   getShardBlockProof: 'liteServer.getShardBlockProof id:tonNode.blockIdExt = liteServer.ShardBlockProof',
+  getBlockProof: 'liteServer.getBlockProof mode:# known_block:tonNode.blockIdExt target_block:mode.0?tonNode.blockIdExt = liteServer.PartialBlockProof',
   lookupBlock: 'liteServer.lookupBlock mode:# id:tonNode.blockId lt:mode.1?long utime:mode.2?int = liteServer.BlockHeader',
   getAccountState: 'liteServer.getAccountState id:tonNode.blockIdExt account:liteServer.accountId = liteServer.AccountState',
   // Results
@@ -58,6 +59,14 @@ const DECLARATIONS = {
   allShardsInfo: 'liteServer.allShardsInfo id:tonNode.blockIdExt proof:bytes data:bytes = liteServer.AllShardsInfo',
   // `links:(vector liteServer.shardBlockLink)`: TL drops the parentheses before hashing; the links are bare.
   shardBlockProof: 'liteServer.shardBlockProof masterchain_id:tonNode.blockIdExt links:vector liteServer.shardBlockLink = liteServer.ShardBlockProof',
+  boolTrue: 'boolTrue = Bool',
+  boolFalse: 'boolFalse = Bool',
+  // `(vector X)` loses its parentheses before hashing. The signature set's pre-simplex text hashes to the id that
+  // lite_api.tl now pins on `liteServer.signatureSet.ordinary#f644a6e6`.
+  partialBlockProof: 'liteServer.partialBlockProof complete:Bool from:tonNode.blockIdExt to:tonNode.blockIdExt steps:vector liteServer.BlockLink = liteServer.PartialBlockProof',
+  blockLinkForward:
+    'liteServer.blockLinkForward to_key_block:Bool from:tonNode.blockIdExt to:tonNode.blockIdExt dest_proof:bytes config_proof:bytes signatures:liteServer.SignatureSet = liteServer.BlockLink',
+  signatureSet: 'liteServer.signatureSet validator_set_hash:int catchain_seqno:int signatures:vector liteServer.signature = liteServer.SignatureSet',
   accountState: 'liteServer.accountState id:tonNode.blockIdExt shardblk:tonNode.blockIdExt shard_proof:bytes proof:bytes state:bytes = liteServer.AccountState',
 } as const;
 
