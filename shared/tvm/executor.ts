@@ -71,8 +71,8 @@ function bocCell(b64: string): Cell {
 
 export interface TvmExecutorOptions {
   /**
-   * Run get-methods that cannot read the raw configuration without the validator sets (config-scope.ts: the same
-   * result, a fraction of the emulator's time). Default true; false runs every job with the configuration as given.
+   * Run get-methods that cannot read the raw configuration without the parameters only it exposes (config-scope.ts:
+   * the same result, a fraction of the emulator's time). Default true; false runs every job with the configuration as given.
    */
   scopeConfig?: boolean;
 }
@@ -100,7 +100,7 @@ export class TvmExecutor {
       methodId: job.methodId,
       // The executor serializes the stack itself; parse ours back into items for it.
       stack: parseTuple(stack),
-      // Without the validator sets when the method cannot read the raw dictionary (config-scope.ts): same result.
+      // Without what only the raw dictionary exposes when the method cannot read it (config-scope.ts): same result.
       config: this.configs ? this.configs.choose(job.config, job.code, job.data, stack) : job.config,
       verbosity: 'short',
       ...(job.libs ? { libs: bocCell(job.libs) } : {}),

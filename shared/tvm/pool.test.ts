@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeFixtures, readFixture } from '../../test/helpers/fixtures.js';
 import { patience } from '../../test/helpers/patience.js';
 import type { Tvm } from './executor.js';
-import { withoutValidatorSets } from './config-scope.js';
+import { withoutUnreadParams } from './config-scope.js';
 import { MAINNET_CONFIG_BOC } from './mainnet-config.js';
 import { methodId } from './method-id.js';
 import { TvmClosedError, TvmTimeoutError, createTvmPool } from './pool.js';
@@ -66,7 +66,7 @@ describeFixtures('TVM worker pool', () => {
       if (!r.ok) throw new Error(r.error);
       return stackFromB64(r.stack).at(-1);
     };
-    const without = withoutValidatorSets(MAINNET_CONFIG_BOC);
+    const without = withoutUnreadParams(MAINNET_CONFIG_BOC);
     expect(await run(MAINNET_CONFIG_BOC)).toEqual({ type: 'int', value: -1n });
     expect(await run(MAINNET_CONFIG_BOC)).toEqual({ type: 'int', value: -1n });
     expect(await run(without)).toEqual({ type: 'int', value: 0n });
