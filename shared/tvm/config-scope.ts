@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Cell, Dictionary, beginCell } from '@ton/core';
+import { Boc } from '../ton/boc/reader.js';
 
 /**
  * The configuration a get-method needs. The emulator (emulator-extern `run_get_method`) deserializes the whole
@@ -56,6 +57,27 @@ export function mayReadRawConfig(roots: Iterable<Cell>): boolean {
 }
 
 /**
+ * {@link mayReadRawConfig} on a serialized bag of cells, every cell of the bag scanned: read with the lazy BoC reader,
+ * which hashes nothing (building @ton/core cells hashes each one, which cost more than the scan on every job with
+ * new data). Throws on a malformed BoC.
+ */
+export function bocMayReadRawConfig(bytes: Uint8Array): boolean {
+  const boc = Boc.parse(bytes);
+  const data = boc.bytes;
+  for (let c = 0; c < boc.count; c++) {
+    if (boc.isExotic(c)) return true;
+    const off = boc.dataOff[c]!;
+    const bits = boc.bitLen[c]!;
+    let w = 0;
+    for (let i = 0; i < bits; i++) {
+      w = ((w << 1) | ((data[off + (i >> 3)]! >> (7 - (i & 7))) & 1)) & 0xffff;
+      if (i >= 15 && RAW_CONFIG_OPS_16.has(w)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The `ConfigParams` dictionary without the parameters only the raw dictionary exposes (see the module comment),
  * base64 BOC; the input itself when it has none of them or cannot be read.
  */
@@ -85,11 +107,11 @@ export class GetMethodConfigs {
   private readonly verdicts = new Map<string, boolean>();
 
   /** The configuration to run `code` on `data` with input `stack` (all base64 BOCs), given the whole one. */
-  choose(full: string, code: string, data: string, stack: Cell): string {
+  choose(full: string, code: string, data: string, stack: string): string {
     if (this.config?.full !== full) this.config = { full, reduced: withoutUnreadParams(full) };
     const reduced = this.config.reduced;
     if (reduced === full) return full;
-    if (this.verdict(code) || this.verdict(data) || mayReadRawConfig([stack])) return full;
+    if (this.verdict(code) || this.verdict(data) || this.verdict(stack)) return full;
     return reduced;
   }
 
@@ -104,7 +126,7 @@ export class GetMethodConfigs {
     }
     let reads: boolean;
     try {
-      reads = mayReadRawConfig(Cell.fromBoc(Buffer.from(boc, 'base64')));
+      reads = bocMayReadRawConfig(Buffer.from(boc, 'base64'));
     } catch {
       // What cannot be parsed here is the emulator's to refuse; with the whole configuration it answers as before.
       reads = true;
