@@ -380,7 +380,7 @@ function render(r: TvmBenchResult, command: string): string {
     return [row(p.name, p), ...(p.with_cells ? [row(`${p.name}, those that rebuilt code or data from cells`, p.with_cells)] : [])];
   });
   return [
-    '## TVM and v2 account reads (`bench tvm`)',
+    r.store === 'server' ? '## TVM and v2 account reads on a ClickHouse server (`bench tvm --clickhouse-url`)' : '## TVM and v2 account reads (`bench tvm`)',
     '',
     `Command: \`${command}\``,
     `Machine: ${machineLine()}; load average at the end ${r.load_average.join(', ')}.`,
@@ -396,7 +396,8 @@ function render(r: TvmBenchResult, command: string): string {
     '"from the response cache": answers marked `x-cache: hit` (whole GET answers kept while the store is unchanged; POSTs never are).',
     '',
     'What the measured runs cost the gateway, per request: store statements (by the table read), the mean time of a statement from the call to its answer',
-    "(its wait in the engine's queue included), the process's CPU time (every thread: serving, chdb, TVM workers), the serving thread's active time, the TVM workers' busy time.",
+    "(its wait in the engine's queue included), the process's CPU time (every thread: serving, chdb, TVM workers" +
+      `${r.store === 'server' ? '; not the server\'s' : ''}), the serving thread's active time, the TVM workers' busy time.`,
     '',
     '| endpoint | statements per request (by table) | ms per statement | CPU ms | serving thread ms | TVM worker ms |',
     '|---|---|---|---|---|---|',
