@@ -56,8 +56,9 @@ const BENCH_USAGE =
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
   '\n       tonflow bench heavy-reads [--json] [--transactions N] [--concurrency C] [--unbounded]' +
-  '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR] [--store-dir DIR]' +
-  '\n         (--store-dir: build the store there once and reuse it in later runs with the same --transactions)' +
+  '\n       tonflow bench tvm [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--workers W] [--dir DIR] [--store-dir DIR] [--clickhouse-url URL]' +
+  '\n         (--store-dir: build the store there once and reuse it in later runs with the same --transactions;' +
+  '\n          --clickhouse-url: the store on that ClickHouse server instead of the embedded engine)' +
   '\n       tonflow bench full-states [--dir DIR]';
 
 /**
@@ -192,7 +193,7 @@ async function benchApi(opts: string[], repoRoot: string): Promise<number> {
 
 /** `bench tvm`: runGetMethod and getAddressInformation p99 at a fixed rate on one gateway; writes bench/RESULTS.md. */
 async function benchTvm(opts: string[], repoRoot: string): Promise<number> {
-  onlyOptions(opts, ['--json', '--transactions', '--rate', '--seconds', '--connections', '--workers', '--dir', '--store-dir']);
+  onlyOptions(opts, ['--json', '--transactions', '--rate', '--seconds', '--connections', '--workers', '--dir', '--store-dir', '--clickhouse-url']);
   const dir = blockDir(opts, repoRoot);
   const storeDir = flag(opts, '--store-dir');
   const { runTvmBench } = await import('./tvm.js');
@@ -204,6 +205,7 @@ async function benchTvm(opts: string[], repoRoot: string): Promise<number> {
     connections: Math.round(positiveOption(opts, '--connections', 64)),
     workers: Math.round(positiveOption(opts, '--workers', 2)),
     storeDir: storeDir === undefined ? null : path.resolve(storeDir),
+    clickhouseUrl: flag(opts, '--clickhouse-url') ?? null,
     resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),
     command: `npm run bench -- tvm${opts.length ? ' ' + opts.join(' ') : ''}`,
     progress: (line) => process.stderr.write(`${line}\n`),

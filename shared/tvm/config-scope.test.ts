@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Cell, Dictionary, beginCell, loadShardAccount } from '@ton/core';
 import { beforeAll, expect, it } from 'vitest';
 import { describeFixtures, fixturesDir, readFixture } from '../../test/helpers/fixtures.js';
-import { mayReadRawConfig, withoutValidatorSets } from './config-scope.js';
+import { bocMayReadRawConfig, mayReadRawConfig, withoutUnreadParams } from './config-scope.js';
 import { type GetMethodJob, TvmExecutor } from './executor.js';
 import { MAINNET_CONFIG_BOC } from './mainnet-config.js';
 import { methodId } from './method-id.js';
@@ -133,11 +133,11 @@ describeFixtures('get-methods with the configuration scoped to what they can rea
     expect(found.at(-1)).toEqual({ type: 'int', value: -1n });
     expect(found.at(-2)?.type).toBe('cell');
     // Without the scope's check the same method would see the validator set missing: the check is what keeps it exact.
-    const withoutSets = await whole.runGetMethod(job(c, 0, withoutValidatorSets(MAINNET_CONFIG_BOC)));
+    const withoutSets = await whole.runGetMethod(job(c, 0, withoutUnreadParams(MAINNET_CONFIG_BOC)));
     expect(withoutSets).not.toEqual(viaWhole);
   });
 
-  it('recognises the mainnet elector (its code reads the validator sets) and leaves out only ConfigParams 32-37', () => {
+  it('recognises the mainnet elector (its code reads the validator sets) and leaves out only ConfigParams 32-37, 44 and negative ones', () => {
     // The whole Account cell: its code is among its cells.
     expect(mayReadRawConfig(Cell.fromBoc(readFixture('states/mainnet_account_-1_3333_elector_full.boc')))).toBe(true);
     // The wallets every client polls do not.
@@ -146,8 +146,23 @@ describeFixtures('get-methods with the configuration scoped to what they can rea
     }
     const keys = (b64: string) => Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), Cell.fromBase64(b64)).keys().sort((a, b) => a - b);
     const full = keys(MAINNET_CONFIG_BOC);
-    expect(full).toEqual(expect.arrayContaining([32, 34, 36]));
-    expect(keys(withoutValidatorSets(MAINNET_CONFIG_BOC))).toEqual(full.filter((k) => k < 32 || k > 37));
+    expect(full).toEqual(expect.arrayContaining([32, 34, 36, 44, -999]));
+    expect(keys(withoutUnreadParams(MAINNET_CONFIG_BOC))).toEqual(full.filter((k) => k >= 0 && (k < 32 || k > 37) && k !== 44));
+  });
+
+  it('gives the same verdict on a serialized bag of cells as on its cells', () => {
+    const lib = new Cell({ exotic: true, bits: beginCell().storeUint(2, 8).storeBuffer(Buffer.alloc(32, 1)).endCell().bits });
+    const cases: Cell[] = [
+      Cell.fromBoc(readFixture('states/mainnet_account_-1_3333_elector_full.boc'))[0]!,
+      ...['wallet_v3r2', 'wallet_v4r2', 'wallet_v5r1', 'stablecoin_jetton_wallet'].map((w) => Cell.fromBoc(readFixture(`contracts/${w}.code.boc`))[0]!),
+      beginCell().storeRef(lib).endCell(),
+      beginCell().storeUint(0xf831, 16).endCell(),
+      beginCell().storeUint(1, 3).storeUint(0xf832, 16).endCell(),
+      beginCell().storeUint(5, 7).storeRef(beginCell().storeUint(0xed47, 16).endCell()).endCell(),
+    ];
+    const verdicts = cases.map((c) => mayReadRawConfig([c]));
+    expect(verdicts).toEqual([true, false, false, false, false, true, false, true, true]);
+    expect(cases.map((c) => bocMayReadRawConfig(c.toBoc()))).toEqual(verdicts);
   });
 
   it('counts an exotic cell (a library reference) as a possible read', () => {

@@ -1,4 +1,4 @@
-import { Address, Cell, parseTuple, serializeTuple } from '@ton/core';
+import { Address, Cell, type TupleItem, parseTuple, serializeTuple } from '@ton/core';
 import { Executor } from '@ton/sandbox';
 import { GetMethodConfigs } from './config-scope.js';
 
@@ -71,15 +71,24 @@ function bocCell(b64: string): Cell {
 
 export interface TvmExecutorOptions {
   /**
-   * Run get-methods that cannot read the raw configuration without the validator sets (config-scope.ts: the same
-   * result, a fraction of the emulator's time). Default true; false runs every job with the configuration as given.
+   * Run get-methods that cannot read the raw configuration without the parameters only it exposes (config-scope.ts:
+   * the same result, a fraction of the emulator's time). Default true; false runs every job with the configuration as given.
    */
   scopeConfig?: boolean;
 }
 
+/** Input stacks kept parsed per executor, and the longest kept (base64 characters). */
+const STACKS_KEPT = 256;
+const STACK_KEPT_CHARS = 4096;
+
 /** Runs jobs on one emulator instance, synchronously under the promise (the WASM call blocks the thread). */
 export class TvmExecutor {
   private readonly configs: GetMethodConfigs | null;
+  /**
+   * Input stacks parsed, by their BoC: most jobs repeat a few (every `seqno` has the empty one), and parsing one
+   * hashes each of its cells in JavaScript. The items are only read (serialized again for the emulator).
+   */
+  private readonly stacks = new Map<string, TupleItem[]>();
 
   private constructor(
     private readonly executor: Executor,
@@ -93,15 +102,14 @@ export class TvmExecutor {
   }
 
   async runGetMethod(job: GetMethodJob): Promise<GetMethodOutcome> {
-    const stack = Cell.fromBase64(job.stack);
     const res = await this.executor.runGetMethod({
       code: bocCell(job.code),
       data: bocCell(job.data),
       methodId: job.methodId,
       // The executor serializes the stack itself; parse ours back into items for it.
-      stack: parseTuple(stack),
-      // Without the validator sets when the method cannot read the raw dictionary (config-scope.ts): same result.
-      config: this.configs ? this.configs.choose(job.config, job.code, job.data, stack) : job.config,
+      stack: this.stackItems(job.stack),
+      // Without what only the raw dictionary exposes when the method cannot read it (config-scope.ts): same result.
+      config: this.configs ? this.configs.choose(job.config, job.code, job.data, job.stack) : job.config,
       verbosity: 'short',
       ...(job.libs ? { libs: bocCell(job.libs) } : {}),
       address: Address.parseRaw(job.address),
@@ -114,6 +122,17 @@ export class TvmExecutor {
     const out = res.output;
     if (!out.success) return { ok: false, error: out.error };
     return { ok: true, exitCode: out.vm_exit_code, gasUsed: BigInt(out.gas_used), stack: out.stack, missingLibrary: out.missing_library };
+  }
+
+  private stackItems(b64: string): TupleItem[] {
+    const known = this.stacks.get(b64);
+    if (known) return known;
+    const items = parseTuple(Cell.fromBase64(b64));
+    if (b64.length <= STACK_KEPT_CHARS) {
+      if (this.stacks.size >= STACKS_KEPT) this.stacks.delete(this.stacks.keys().next().value!);
+      this.stacks.set(b64, items);
+    }
+    return items;
   }
 
   async runTransaction(job: TransactionJob): Promise<TransactionOutcome> {

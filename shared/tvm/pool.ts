@@ -23,6 +23,15 @@ export interface TvmPoolOptions {
   maxQueued?: number;
 }
 
+/** A {@link Tvm} on worker threads, which can tell how long its workers have been busy. */
+export interface TvmPool extends Tvm {
+  /**
+   * Milliseconds the workers now running have spent running jobs since they started (their event loops' active
+   * time; a replaced worker's time goes with it): what a job costs the workers, apart from its wait in the queue.
+   */
+  busyMs(): number;
+}
+
 /** A job ran past its time limit. */
 export class TvmTimeoutError extends RetryableError {
   constructor(ms: number) {
@@ -78,7 +87,7 @@ interface Slot {
   running: { id: number; pending: Pending; timer: NodeJS.Timeout } | null;
 }
 
-export function createTvmPool(opts: TvmPoolOptions): Tvm {
+export function createTvmPool(opts: TvmPoolOptions): TvmPool {
   const url = tvmWorkerUrl();
   const maxQueued = opts.maxQueued ?? 1000;
   const queue: Pending[] = [];
@@ -178,6 +187,7 @@ export function createTvmPool(opts: TvmPoolOptions): Tvm {
   return {
     runGetMethod: (job) => submit<GetMethodOutcome>('get', job),
     runTransaction: (job) => submit<TransactionOutcome>('tx', job),
+    busyMs: () => slots.reduce((ms, s) => ms + (s.started ? s.worker.performance.eventLoopUtilization().active : 0), 0),
     async close() {
       if (closed) return;
       closed = true;

@@ -74,6 +74,26 @@ describeFixtures('state rows filled from the cell store', () => {
     expect(asked).toEqual([]);
   });
 
+  it('rebuilds code and data side by side: one lookup per level of the deeper tree, not per level of each', async () => {
+    const depth = (c: Cell): number => 1 + Math.max(0, ...c.refs.map(depth));
+    // Data as deep as the code, in cells of its own: read one after the other they would take twice the rounds.
+    let deep = beginCell().storeUint(1, 8).endCell();
+    while (depth(deep) < depth(code)) deep = beginCell().storeUint(depth(deep), 16).storeRef(deep).endCell();
+    const calls: string[][] = [];
+    const map = recordsOf(code, deep);
+    const lookup = (hs: string[]): Map<string, CellRecord> => {
+      calls.push(hs);
+      return new Map(hs.flatMap((h) => (map.has(h) ? [[h, map.get(h)!] as const] : [])));
+    };
+    const rows = new Map([['a', { code_hash: b64hash(code), data_hash: b64hash(deep), code_boc: null as string | null, data_boc: null as string | null }]]);
+    const a = (await withFullStates(rows, lookup)).get('a')!;
+    expect(Cell.fromBase64(a.code_boc!).hash().equals(code.hash())).toBe(true);
+    expect(Cell.fromBase64(a.data_boc!).hash().equals(deep.hash())).toBe(true);
+    expect(calls).toHaveLength(depth(code));
+    // The first round asks for both roots at once.
+    expect(new Set(calls[0])).toEqual(new Set([code.hash().toString('hex'), deep.hash().toString('hex')]));
+  });
+
   it('a corrupt record leaves the BoC null; a failing lookup is the caller’s error', async () => {
     const map = recordsOf(code, data);
     const root = code.hash().toString('hex');

@@ -1,4 +1,4 @@
-import { type CellLookup, rebuildBoc } from './cells.js';
+import { type CellLookup, type CellRecord, rebuildBoc } from './cells.js';
 
 /**
  * Code and data of stored states, rebuilt from the cell store (0025_cells.sql, {@link rebuildBoc}) when the state
@@ -43,21 +43,47 @@ export async function withFullStates<T extends StateBocColumns>(rows: ReadonlyMa
   const fillCode = opts.code ?? true;
   const fillData = opts.data ?? true;
   const out = new Map<string, T>();
+  const merged = coalesced(lookup);
   await Promise.all(
     [...rows].map(async ([key, r]) => {
       let code = (r.code_boc as string | null | undefined) ?? null;
       let data = (r.data_boc as string | null | undefined) ?? null;
       const codeHash = (r.code_hash as string | null | undefined) ?? null;
       const dataHash = (r.data_hash as string | null | undefined) ?? null;
-      if (fillCode && code === null && codeHash !== null) {
-        code = opts.codeCache?.get(codeHash) ?? (await rebuild(codeHash, lookup));
-        if (code !== null) opts.codeCache?.set(codeHash, code);
-      }
-      if (fillData && data === null && dataHash !== null) data = await rebuild(dataHash, lookup);
+      // Code and data side by side: each tree level of both is one round of lookups, so a state that needs both
+      // costs as many rounds as its deeper tree, not the sum of the two depths.
+      const [rebuiltCode, rebuiltData] = await Promise.all([
+        fillCode && code === null && codeHash !== null ? (opts.codeCache?.get(codeHash) ?? rebuild(codeHash, merged)) : code,
+        fillData && data === null && dataHash !== null ? rebuild(dataHash, merged) : data,
+      ]);
+      if (rebuiltCode !== null && rebuiltCode !== code && codeHash !== null) opts.codeCache?.set(codeHash, rebuiltCode);
+      code = rebuiltCode;
+      data = rebuiltData;
       out.set(key, code === (r.code_boc ?? null) && data === (r.data_boc ?? null) ? r : { ...r, code_boc: code, data_boc: data });
     }),
   );
   return out;
+}
+
+/**
+ * `lookup`, with the calls made in one turn of the microtask queue merged into one: the trees rebuilt side by side
+ * (code and data, several rows) ask for their next level at about the same time, and one lookup serves them all.
+ */
+function coalesced(lookup: CellLookup): CellLookup {
+  let round: { hashes: Set<string>; done: Promise<Map<string, CellRecord>> } | null = null;
+  return (hashes) => {
+    if (!round) {
+      const r = { hashes: new Set<string>(), done: null as unknown as Promise<Map<string, CellRecord>> };
+      // Runs after the callers already queued in this turn have added their hashes.
+      r.done = Promise.resolve().then(() => {
+        round = null;
+        return lookup([...r.hashes]);
+      });
+      round = r;
+    }
+    for (const h of hashes) round.hashes.add(h);
+    return round.done;
+  };
 }
 
 /**
