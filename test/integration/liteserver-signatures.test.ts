@@ -70,12 +70,20 @@ describeFixtures('liteserver source: masterchain block signatures (loopback lite
   });
 
   it('asks the next liteserver when the first serves a signature set of another validator set', async () => {
-    const bad = await serve();
-    const good = await serve();
-    bad.tamperSignatures = (set) => ({ ...set, validatorSetHash: (set.validatorSetHash + 1) | 0 });
-    const got = await sourceFor(bad, good).masterchainBlockSignatures!(ref(chain.key), ref(block), AbortSignal.timeout(patience(10_000)));
-    expect(got.signatures).toHaveLength(members.length);
-    expect(bad.requests.filter((r) => r.fn === 'getBlockProof')).toHaveLength(1);
-    expect(good.requests.filter((r) => r.fn === 'getBlockProof')).toHaveLength(1);
+    // The pool starts at a random liteserver (pool.ts), so each try is a fresh source over a fresh pair until one
+    // asks the bad liteserver first: the chance that 30 tries never do is 2^-30.
+    const asked = (s: LoopbackLiteserver) => s.requests.filter((r) => r.fn === 'getBlockProof').length;
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const bad = await serve();
+      const good = await serve();
+      bad.tamperSignatures = (set) => ({ ...set, validatorSetHash: (set.validatorSetHash + 1) | 0 });
+      const got = await sourceFor(bad, good).masterchainBlockSignatures!(ref(chain.key), ref(block), AbortSignal.timeout(patience(10_000)));
+      expect(got.signatures).toHaveLength(members.length);
+      expect(asked(good)).toBe(1);
+      if (asked(bad) === 0) continue;
+      expect(asked(bad)).toBe(1);
+      return;
+    }
+    expect.unreachable('the bad liteserver was never asked first in 30 tries');
   });
 });
