@@ -1,6 +1,6 @@
 import { bigUint, extraCurrencies, hash44, int, nullable, type RowOf, table, text } from './columns.js';
 
-/** `latest_account_states` (0004_account_states.sql). The newest state per account. */
+/** `latest_account_states` (0004_account_states.sql; 64 KiB granules since 0028). The newest state per account. */
 export const latestAccountStates = table('latest_account_states', {
   account: text(),
   account_state_hash: hash44(),
