@@ -6,7 +6,7 @@ import { skipCurrencyCollection } from './tlb/CurrencyCollection.js';
 import { type CatchainConfig, loadCatchainConfig } from './tlb/CatchainConfig.js';
 import { PRUNED, keyFromInt, lookupHashmapProven } from './tlb/Hashmap.js';
 import { type ValidatorDescr, type ValidatorSet, loadValidatorSet } from './tlb/ValidatorSet.js';
-import { BlockProofError, type ProofBlockIdExt, describe, equal, hex, sameId, virtualRoot } from './shard-block-proof.js';
+import { BlockProofError, type ProofBlockIdExt, describe, equal, hex, mcBlockExtraOf, sameId, virtualRoot } from './shard-block-proof.js';
 
 /**
  * Checks the validator signatures of a masterchain block as tonlib does before it answers
@@ -248,17 +248,7 @@ export function keyBlockConfig(boc: Boc, root: number, validatorsParam: 32 | 34 
   block.loadRef();
   const extraCell = block.loadRef();
   if (boc.isExotic(extraCell)) throw new BlockProofError('BlockExtra is pruned from the proof');
-  const extra = new Slice(boc, extraCell);
-  if (extra.loadUint(32) !== 0x4a33f6fd) throw new BlockProofError('BlockExtra has another tag');
-  extra.loadRef();
-  extra.loadRef();
-  extra.loadRef();
-  extra.skip(512);
-  if (!extra.loadBit()) throw new BlockProofError('the key block has no McBlockExtra');
-  const mcCell = extra.loadRef();
-  if (boc.isExotic(mcCell)) throw new BlockProofError('McBlockExtra is pruned from the proof');
-  const mc = new Slice(boc, mcCell);
-  if (mc.loadUint(16) !== 0xcca5) throw new BlockProofError('McBlockExtra has another tag');
+  const mc = mcBlockExtraOf(boc, extraCell);
   if (!mc.loadBit()) throw new BlockProofError('McBlockExtra is not a key block\'s');
   if (mc.loadBit()) mc.loadRef(); // shard_hashes
   if (mc.loadBit()) mc.loadRef(); // shard_fees: HashmapAugE 96 ShardFeeCreated ShardFeeCreated, then its extra

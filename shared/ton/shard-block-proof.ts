@@ -101,8 +101,12 @@ function notPruned(boc: Boc, cell: number, what: string): number {
   return cell;
 }
 
-/** The ShardDescr of `id`'s shard in the masterchain block's ShardHashes, following only the path to it. */
-function shardTop(boc: Boc, extraCell: number, id: ProofBlockIdExt): { seqno: number; rootHash: Uint8Array; fileHash: Uint8Array } {
+/**
+ * A masterchain block's McBlockExtra, read after its tag (block.tlb `block_extra#4a33f6fd in_msg_descr:^InMsgDescr
+ * out_msg_descr:^OutMsgDescr account_blocks:^ShardAccountBlocks rand_seed:bits256 created_by:bits256
+ * custom:(Maybe ^McBlockExtra)`, `masterchain_block_extra#cca5`), refusing a pruned one.
+ */
+export function mcBlockExtraOf(boc: Boc, extraCell: number): Slice {
   const extra = new Slice(boc, extraCell);
   if (extra.loadUint(32) !== 0x4a33f6fd) throw new BlockProofError('BlockExtra has another tag');
   extra.loadRef();
@@ -112,6 +116,12 @@ function shardTop(boc: Boc, extraCell: number, id: ProofBlockIdExt): { seqno: nu
   if (!extra.loadBit()) throw new BlockProofError('the block has no McBlockExtra');
   const mcExtra = new Slice(boc, notPruned(boc, extra.loadRef(), 'McBlockExtra'));
   if (mcExtra.loadUint(16) !== 0xcca5) throw new BlockProofError('McBlockExtra has another tag');
+  return mcExtra;
+}
+
+/** The ShardDescr of `id`'s shard in the masterchain block's ShardHashes, following only the path to it. */
+function shardTop(boc: Boc, extraCell: number, id: ProofBlockIdExt): { seqno: number; rootHash: Uint8Array; fileHash: Uint8Array } {
+  const mcExtra = mcBlockExtraOf(boc, extraCell);
   mcExtra.loadBit();
   const tree = lookupHashmapAugEProven(mcExtra, 32, keyFromInt(id.workchain, 32), () => {});
   if (tree === PRUNED) throw new BlockProofError(`the path to workchain ${id.workchain} is pruned from the proof`);

@@ -19,7 +19,7 @@ import { describeFixtures, readFixture } from '../helpers/fixtures.js';
 import { silentLogger } from '../helpers/gateway.js';
 import { type ServedBlock, extRefOf, headerProof, mcShardsProof, scaffoldMcBlock } from '../helpers/liteserver/blocks.js';
 import { BASE_MC_FIXTURE, type ChainA, MC_A, buildChainA } from '../helpers/liteserver/chain.js';
-import { type LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { type LoopbackLiteserver, loopbackSourceOptions, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { patience } from '../helpers/patience.js';
 
 /**
@@ -73,22 +73,7 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const sourceOptions = (s: LoopbackLiteserver) => ({
-    network: 'mainnet' as const,
-    globalConfig: {
-      '@type': 'config.global',
-      liteservers: [s.configEntry()],
-      validator: {
-        '@type': 'validator.config.global',
-        zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
-      },
-    },
-    backoffInitialMs: 20,
-    backoffMaxMs: 50,
-    pollIntervalMs: 50,
-    queryTimeoutMs: patience(3_000),
-    connectTimeoutMs: patience(1_000),
-  });
+  const sourceOptions = (s: LoopbackLiteserver) => ({ ...loopbackSourceOptions([s]), pollIntervalMs: 50 });
   const common = () => ({
     store,
     logger: silentLogger(),

@@ -19,7 +19,7 @@ import { createTvmPool } from '../../shared/tvm/pool.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
 import { silentLogger } from '../helpers/gateway.js';
 import type { ServedBlock } from '../helpers/liteserver/blocks.js';
-import { type LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { type LoopbackLiteserver, loopbackSourceOptions, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { type SignedChain, type TestValidator, scaffoldKeyBlock, signatureSet, signedMcBlock, subsetOf, testValidators } from '../helpers/liteserver/signatures.js';
 import { patience } from '../helpers/patience.js';
 
@@ -64,22 +64,7 @@ describeFixtures('gateway: getMasterchainBlockSignatures from a liteserver sourc
     wrongHash = signedMcBlock(chain, keyData, { prev: good, cc: CC, hash: (subset.hash ^ 1) >>> 0, label: 'block naming another validator set' });
     server = await startLoopbackLiteserver({ blocks: [chain.key, good, wrongHash] });
     for (const b of [good, wrongHash]) server.signatureSets.set(b.rootHash.toString('hex'), signatureSet(b, members, { cc: CC, hash: subset.hash }));
-    source = createLiteserverSource({
-      network: 'mainnet',
-      globalConfig: {
-        '@type': 'config.global',
-        liteservers: [server.configEntry()],
-        validator: {
-          '@type': 'validator.config.global',
-          zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
-        },
-      },
-      fromSeqno: null,
-      backoffInitialMs: 20,
-      backoffMaxMs: 50,
-      queryTimeoutMs: patience(3_000),
-      connectTimeoutMs: patience(1_000),
-    });
+    source = createLiteserverSource(loopbackSourceOptions([server]));
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonflow-sigs-'));
     store = await createStore({ mode: 'embedded', dataDir, database: `test_sigs_${process.pid}` });
     await migrate(store);

@@ -2,7 +2,7 @@ import { Cell } from '@ton/core';
 import { afterEach, expect, it } from 'vitest';
 import { BlockIntegrityError, createLiteserverSource } from '../../shared/sources/liteserver/index.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
-import { type LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { type LoopbackLiteserver, loopbackGlobalConfig, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { patience } from '../helpers/patience.js';
 
 /*
@@ -18,17 +18,6 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-function globalConfig(...servers: LoopbackLiteserver[]): object {
-  return {
-    '@type': 'config.global',
-    liteservers: servers.map((s) => s.configEntry()),
-    validator: {
-      '@type': 'validator.config.global',
-      zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
-    },
-  };
-}
 
 describeFixtures('liteserver account states, proof-checked, over the real protocol', () => {
   const proof = readFixture('states/account_proof_toncore.boc');
@@ -83,7 +72,7 @@ describeFixtures('liteserver account states, proof-checked, over the real protoc
     }
     const source = createLiteserverSource({
       network: 'mainnet',
-      globalConfig: globalConfig(...list),
+      globalConfig: loopbackGlobalConfig(...list),
       pollIntervalMs: 50,
       backoffInitialMs: 50,
       backoffMaxMs: 200,

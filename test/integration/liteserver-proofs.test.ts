@@ -5,7 +5,7 @@ import { verifyShardBlockProof } from '../../shared/ton/shard-block-proof.js';
 import { describeFixtures } from '../helpers/fixtures.js';
 import { type ServedBlock, blockKey, headerProof } from '../helpers/liteserver/blocks.js';
 import { type ChainA, buildChainA } from '../helpers/liteserver/chain.js';
-import { LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { LoopbackLiteserver, loopbackSourceOptions, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { patience } from '../helpers/patience.js';
 
 /**
@@ -22,22 +22,7 @@ afterEach(async () => {
 });
 
 function sourceFor(s: LoopbackLiteserver) {
-  const source = createLiteserverSource({
-    network: 'mainnet',
-    globalConfig: {
-      '@type': 'config.global',
-      liteservers: [s.configEntry()],
-      validator: {
-        '@type': 'validator.config.global',
-        zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
-      },
-    },
-    fromSeqno: null,
-    backoffInitialMs: 20,
-    backoffMaxMs: 50,
-    queryTimeoutMs: patience(3_000),
-    connectTimeoutMs: patience(1_000),
-  });
+  const source = createLiteserverSource(loopbackSourceOptions([s]));
   cleanups.push(() => source.close());
   return source;
 }

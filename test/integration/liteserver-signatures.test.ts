@@ -3,7 +3,7 @@ import { createLiteserverSource } from '../../shared/sources/liteserver/index.js
 import type { FullBlockRef } from '../../shared/sources/source.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
 import type { ServedBlock } from '../helpers/liteserver/blocks.js';
-import { type LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { type LoopbackLiteserver, loopbackSourceOptions, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { type SignedChain, type TestValidator, scaffoldKeyBlock, signatureSet, signedMcBlock, subsetOf, testValidators } from '../helpers/liteserver/signatures.js';
 import { patience } from '../helpers/patience.js';
 
@@ -23,22 +23,7 @@ const CC = 123_456;
 const ref = (b: ServedBlock): FullBlockRef => ({ id: { workchain: -1, shard: '8000000000000000', seqno: b.seqno }, rootHash: b.rootHash, fileHash: b.fileHash });
 
 function sourceFor(...servers: LoopbackLiteserver[]) {
-  const source = createLiteserverSource({
-    network: 'mainnet',
-    globalConfig: {
-      '@type': 'config.global',
-      liteservers: servers.map((s) => s.configEntry()),
-      validator: {
-        '@type': 'validator.config.global',
-        zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
-      },
-    },
-    fromSeqno: null,
-    backoffInitialMs: 20,
-    backoffMaxMs: 50,
-    queryTimeoutMs: patience(3_000),
-    connectTimeoutMs: patience(1_000),
-  });
+  const source = createLiteserverSource(loopbackSourceOptions(servers));
   cleanups.push(() => source.close());
   return source;
 }

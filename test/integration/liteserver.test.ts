@@ -25,7 +25,7 @@ import { describeFixtures, fixturePath, readFixture } from '../helpers/fixtures.
 import { clientHandshake, framePacket, takePackets } from '../helpers/liteserver/adnl.js';
 import { type ServedBlock, blockKey, loadFixtureBlocks, scaffoldMcBlock } from '../helpers/liteserver/blocks.js';
 import { BASE_MC_FIXTURE, type ChainA, type ChainB, MC_A, MC_B, R1_FIXTURE, R1_ROOT, R2_FIXTURE, R2_ROOT, buildChainA, buildChainB } from '../helpers/liteserver/chain.js';
-import { LoopbackLiteserver, MAINNET_ZERO_STATE, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { LoopbackLiteserver, MAINNET_ZERO_STATE, loopbackGlobalConfig, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { TL, TlReader, TlWriter } from '../helpers/liteserver/tl.js';
 import { patience } from '../helpers/patience.js';
 
@@ -59,17 +59,6 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
   }
 }
 
-function globalConfig(...servers: LoopbackLiteserver[]): object {
-  return {
-    '@type': 'config.global',
-    liteservers: servers.map((s) => s.configEntry()),
-    validator: {
-      '@type': 'validator.config.global',
-      zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
-    },
-  };
-}
-
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -91,7 +80,7 @@ interface Follower {
 function follow(servers: LoopbackLiteserver[], checkpoint: string | null, extra: Partial<LiteserverSourceOptions> = {}): Follower {
   const source = createLiteserverSource({
     network: 'mainnet',
-    globalConfig: globalConfig(...servers),
+    globalConfig: loopbackGlobalConfig(...servers),
     pollIntervalMs: 50,
     backoffInitialMs: 100,
     backoffMaxMs: 1_000,
@@ -501,7 +490,7 @@ describeFixtures('liteserver source over loopback liteservers (ADNL/TCP, lite_ap
 
   it('drops a liteserver whose zero state is not the configured one', async () => {
     const s = await server(chainA.blocks);
-    const cfg = globalConfig(s) as { validator: { zero_state: { root_hash: string } } };
+    const cfg = loopbackGlobalConfig(s) as { validator: { zero_state: { root_hash: string } } };
     cfg.validator.zero_state.root_hash = Buffer.alloc(32, 1).toString('base64');
     const f = follow([s], null, { globalConfig: cfg });
     await expect(f.next()).rejects.toMatchObject({ code: 'LITESERVER_NONE_USABLE' });

@@ -15,12 +15,38 @@ import { type ServerKey, acceptHandshake, createServerKey, framePacket, HANDSHAK
 import { MC_SHARD, type ServedBlock, blockKey, headerProof, mcShardsProof, prevIds, shardHashesCell, shardTops, stateRootHash } from './blocks.js';
 import { type SignatureSetSpec, keyConfigProof } from './signatures.js';
 import { TL, TlReader, TlWriter, readBlockId, readBlockIdExt, tlName, writeBlockIdExt } from './tl.js';
+import { patience } from '../patience.js';
 
 /** Mainnet's masterchain zero state (validator.zero_state of ton.org's global config). */
 export const MAINNET_ZERO_STATE = {
   rootHash: Buffer.from('F6OpKZKqvqeFp6CQmFomXNMfMj2EnaUSOXN+Mh+wVWk=', 'base64'),
   fileHash: Buffer.from('XplPz01CXAps5qeSWUtxcyBfdAo5zVb1N979KLSKD24=', 'base64'),
 };
+
+/** A global config (`config.global`) listing `servers`, with mainnet's zero state: how a source finds them. */
+export function loopbackGlobalConfig(...servers: LoopbackLiteserver[]): object {
+  return {
+    '@type': 'config.global',
+    liteservers: servers.map((s) => s.configEntry()),
+    validator: {
+      '@type': 'validator.config.global',
+      zero_state: { workchain: -1, seqno: 0, root_hash: MAINNET_ZERO_STATE.rootHash.toString('base64'), file_hash: MAINNET_ZERO_STATE.fileHash.toString('base64') },
+    },
+  };
+}
+
+/** createLiteserverSource's options for `servers`: a fresh start, short backoffs, timeouts scaled to the tests' patience. */
+export function loopbackSourceOptions(servers: LoopbackLiteserver[]) {
+  return {
+    network: 'mainnet' as const,
+    globalConfig: loopbackGlobalConfig(...servers),
+    fromSeqno: null,
+    backoffInitialMs: 20,
+    backoffMaxMs: 50,
+    queryTimeoutMs: patience(3_000),
+    connectTimeoutMs: patience(1_000),
+  };
+}
 
 const NOT_READY = 651;
 const TIMEOUT = 652;
