@@ -18,6 +18,7 @@ import { type ValueFlow, storeValueFlow } from '../../ton/tlb/ValueFlow.js';
 import { type DCell, DBuilder, fromBase64, parseBocRoot, serializeBoc } from './cell.js';
 import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
 import { merkleUpdate } from './merkle.js';
+import { publicLibraries } from './libraries.js';
 import {
   ACCOUNTS_SPEC,
   type AccountEntry,
@@ -173,6 +174,8 @@ export class DevnetChain {
   private readonly shards: Map<number, Shard>;
   private wcTip: ShardDescr;
   private configB64: string;
+  /** The library context of every transaction and get-method (libraries.ts). */
+  private readonly libsB64 = toB64(publicLibraries());
   private readonly createdBy: Uint8Array;
   private readonly maxMessages: number;
   private sealedTxs = 0;
@@ -372,6 +375,7 @@ export class DevnetChain {
       methodId: method,
       stack: stackToB64(stack),
       config: this.configB64,
+      libs: this.libsB64,
       address: addr.toRawString(),
       now: this.lastUtime,
       balance: acc.balance,
@@ -446,6 +450,7 @@ export class DevnetChain {
       const saB64 = cur ? (cur.b64 ??= toB64(cur.sa)) : EMPTY_SA_B64;
       const res = await this.tvm.runTransaction({
         config: this.configB64,
+        libs: this.libsB64,
         shardAccount: saB64,
         message: toB64(msg),
         now,

@@ -120,6 +120,8 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
     if (v?.NominatorPool) out.nominatorPool = true;
     const dp = v?.DedustPool;
     if (dp) out.dedustPool = { address: addr, assets: (dp.assets ?? []).map((a: Json) => (a.is_ton ? null : a.address)) };
+    const mo = v?.MultisigOrder;
+    if (mo) out.multisigOrder = { address: mo.address ?? addr, multisig: mo.multisig_address ?? null, signers: Array.isArray(mo.signers) ? mo.signers : [] };
     if (v?.data_boc) out.extra = { data_boc: v.data_boc };
     table.set(addr, out);
   }

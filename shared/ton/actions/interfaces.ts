@@ -32,6 +32,14 @@ export interface NftSaleInfo {
   royaltyAddress?: string | null;
 }
 
+/** A multisig v2 order contract (TON Center `MultisigOrder`): what the multisig actions read from it. */
+export interface MultisigOrderInfo {
+  address: string;
+  multisig: string | null;
+  /** The order's signers (raw addresses, index order); [] when its data's signers cell is not at hand. */
+  signers: string[];
+}
+
 export interface AccountInterfaces {
   jettonWallet?: JettonWalletInfo;
   nftItem?: NftItemInfo;
@@ -40,6 +48,7 @@ export interface AccountInterfaces {
   /** A nominator pool (TON Whales-style `d` / `w` comments). */
   nominatorPool?: boolean;
   dedustPool?: { address: string; assets: (string | null)[] };
+  multisigOrder?: MultisigOrderInfo;
   /**
    * Extra facts read from an account's state, by request name (TON Center `get_extra_data`): `data_boc` is
    * `{data_boc: <base64 BOC>, ...}` plus fields decoded from it (a JVault pool's `lock_wallet_address`).

@@ -1,4 +1,4 @@
-import { Address, Cell, type TupleItem, beginCell, parseTuple } from '@ton/core';
+import { Address, Cell, Dictionary, type TupleItem, beginCell, parseTuple } from '@ton/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
 import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
@@ -7,7 +7,7 @@ import { methodId } from '../../tvm/method-id.js';
 import { accountFacts, factsNeedData } from './account-facts.js';
 
 /*
- * What accountFacts reads from a jetton wallet's or NFT item's data, against what the contract itself answers: the
+ * What accountFacts reads from a jetton wallet's, NFT item's or multisig order's data, against what the contract itself answers: the
  * real code (fixtures/contracts, MANIFEST.md) run on the real TVM with the same data, its get_wallet_data /
  * get_nft_data (TEP-74, TEP-62) giving the owner, master, collection and index the classifier must see.
  */
@@ -82,12 +82,40 @@ describeFixtures('account facts against the contracts’ own get-methods (real T
     expect(facts?.nftItem).toEqual({ address: SELF, index: int(index!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n });
   });
 
+  it('a multisig v2 order (known by its messages, its code being a library reference): multisig and signers as get_order_data answers', async () => {
+    const code = Cell.fromBoc(readFixture('contracts/multisig_v2_order.code.boc'))[0]!;
+    const signers = Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Address());
+    [OWNER, MASTER, COLLECTION].forEach((a, i) => signers.set(i, a));
+    const data = beginCell()
+      .storeAddress(MASTER)
+      .storeUint(7n, 256)
+      .storeUint(2, 8)
+      .storeBit(0)
+      .storeRef(beginCell().storeDictDirect(signers).endCell())
+      .storeUint(1n, 256)
+      .storeUint(1, 8)
+      .storeUint(1_800_000_000, 48)
+      .storeRef(beginCell().endCell())
+      .endCell();
+    const [multisig, , , , signersCell] = await getMethod(code, data, 'get_order_data');
+    if (signersCell?.type !== 'cell') throw new Error('get_order_data: no signers cell');
+    const answered = Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), signersCell.cell.beginParse());
+    const expected = { address: SELF, multisig: addr(multisig!), signers: answered.keys().sort((a, b) => a - b).map((k) => raw(answered.get(k)!)) };
+    const byCode = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
+    expect(byCode?.multisigOrder).toEqual(expected);
+    expect(expected.signers).toEqual([raw(OWNER), raw(MASTER), raw(COLLECTION)]);
+    // The same order deployed with library-reference code: known from an `init` it took.
+    const byInit = accountFacts(SELF, { codeHash: null, dataBoc: data.toBoc().toString('base64') }, { inOps: new Set([0x9c73fba2]), outOps: new Set() });
+    expect(byInit?.multisigOrder).toEqual(expected);
+  });
+
   it('needs the data only of accounts whose code or messages show a jetton wallet or an NFT item', () => {
     const wallet = Cell.fromBoc(readFixture('contracts/jetton_wallet_tonweb_standard.code.boc'))[0]!;
     expect(factsNeedData(codeHash(wallet), NONE)).toBe(true);
     expect(factsNeedData(null, NONE)).toBe(false);
     expect(factsNeedData(null, { inOps: new Set([0x0f8a7ea5]), outOps: new Set() })).toBe(true); // TEP-74 transfer
     expect(factsNeedData(null, { inOps: new Set(), outOps: new Set([0x05138d91]) })).toBe(true); // TEP-62 ownership_assigned
+    expect(factsNeedData(null, { inOps: new Set(), outOps: new Set([0x75097f5d]) })).toBe(true); // multisig v2 execute
     expect(factsNeedData(null, { inOps: new Set([0x12345678]), outOps: new Set() })).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { AccountInterfaces } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
+import { MULTISIG_APPROVE, MULTISIG_APPROVE_ACCEPTED, MULTISIG_APPROVE_REJECTED, MULTISIG_EXECUTE, MULTISIG_INIT_ORDER, loadMultisigOrderData } from '../bodies/Multisig.js';
 import { interfacesOfCode } from './repository.js';
 
 /**
@@ -14,6 +15,10 @@ import { interfacesOfCode } from './repository.js';
  *    (stablecoin-contract jetton-wallet.fc `storage#_`). Either way the fields `get_wallet_data` returns;
  *  - NFT item (TEP-62 reference item): `index:uint64 collection_address:MsgAddress owner_address:MsgAddress
  *    content:^Cell` (before initialisation only index and collection).
+ *  - multisig v2 order (multisig-contract-v2 order.func `load_data`, read by bodies/Multisig.ts): the multisig, and
+ *    the signers from the data's first reference when it is at hand. A deployed multisig runs its orders with the
+ *    order code as a library reference, so the code hash need not be a known one: an order also shows by taking
+ *    `init` / `approve` or by sending `approve_accepted` / `approve_rejected` / `execute`.
  * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
  * basic blocks, as TON Center does for an account whose get-methods fail).
  */
@@ -26,6 +31,9 @@ const JETTON_WALLET_OUT_OPS = new Set([0x7362d09c, 0x7bdd97de]);
 const NFT_ITEM_IN_OPS = new Set([0x5fcc3d14, 0x2fcb26a2]);
 /** TEP-62 `ownership_assigned`, `report_static_data`: bodies an NFT item sends. */
 const NFT_ITEM_OUT_OPS = new Set([0x05138d91, 0x8b771735]);
+/** Multisig v2 `init`, `approve`: bodies an order takes; `approve_accepted`, `approve_rejected`, `execute`: bodies it sends. */
+const MULTISIG_ORDER_IN_OPS = new Set([MULTISIG_INIT_ORDER, MULTISIG_APPROVE]);
+const MULTISIG_ORDER_OUT_OPS = new Set([MULTISIG_APPROVE_ACCEPTED, MULTISIG_APPROVE_REJECTED, MULTISIG_EXECUTE]);
 
 export interface AccountEvidence {
   /** Opcodes (unsigned 32-bit) of messages the account received in the trace. */
@@ -41,6 +49,7 @@ interface Reading {
   names: Set<string>;
   jettonWallet: boolean;
   nftItem: boolean;
+  multisigOrder: boolean;
 }
 
 function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
@@ -51,6 +60,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
     names: new Set(known.map((i) => i.name)),
     jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS),
     nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS),
+    multisigOrder: kinds.has('multisig_order') || shows(MULTISIG_ORDER_IN_OPS, MULTISIG_ORDER_OUT_OPS),
   };
 }
 
@@ -60,7 +70,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
  */
 export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
   const r = reading(codeHash, evidence);
-  return r.jettonWallet || r.nftItem;
+  return r.jettonWallet || r.nftItem || r.multisigOrder;
 }
 
 /**
@@ -93,5 +103,13 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
       // Not the reference layout.
     }
   }
-  return out.jettonWallet || out.nftItem ? out : undefined;
+  if (state.dataBoc !== null && r.multisigOrder) {
+    try {
+      const d = loadMultisigOrderData(bodySlice(state.dataBoc));
+      if (d !== null) out.multisigOrder = { address, multisig: d.multisig, signers: d.signers ?? [] };
+    } catch {
+      // Not an order's layout.
+    }
+  }
+  return out.jettonWallet || out.nftItem || out.multisigOrder ? out : undefined;
 }
