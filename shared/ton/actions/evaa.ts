@@ -1,4 +1,12 @@
 import {
+  EVAA_LIQUIDATE_FAIL,
+  EVAA_LIQUIDATE_MASTER,
+  EVAA_LIQUIDATE_SATISFIED,
+  EVAA_LIQUIDATE_SUCCESS,
+  EVAA_LIQUIDATE_SUCCESS_REPORT,
+  EVAA_LIQUIDATE_UNSATISFIED,
+  EVAA_LIQUIDATE_USER,
+  EVAA_LIQUIDATION_ERRORS,
   EVAA_SUPPLY_FAIL,
   EVAA_SUPPLY_MASTER,
   EVAA_SUPPLY_SUCCESS,
@@ -11,6 +19,9 @@ import {
   EVAA_WITHDRAW_NO_FUNDS_EXCESS,
   EVAA_WITHDRAW_SUCCESS,
   EVAA_WITHDRAW_USER,
+  loadEvaaLiquidateMaster,
+  loadEvaaLiquidateSatisfied,
+  loadEvaaLiquidateUnsatisfied,
   loadEvaaOwnerAssetAmount,
   loadEvaaSupplyJettonPayload,
   loadEvaaSupplyMaster,
@@ -184,10 +195,104 @@ class EvaaWithdrawMatcher extends Matcher {
   }
 }
 
+/** An address as evaa_liquidate writes it (actions.md S.2): raw lower-case, `addr_none` for none. */
+const lowerAddr = (a: string | null): string => (a === null ? 'addr_none' : a.toLowerCase());
+
+/**
+ * Liquidation: liquidate_master (TON, or a jetton transfer whose payload is liquidate_master) → the borrower's
+ * user contract → satisfied (then liquidate_success to the user and the collateral to the liquidator, or
+ * liquidate_fail when the master lacks liquidity) or unsatisfied (the error it carries); or refused by the master at
+ * once (the TON bounced, the jettons sent back).
+ */
+class EvaaLiquidateMatcher extends Matcher {
+  constructor() {
+    const finish = (): Matcher =>
+      labeled(
+        'finish_with_tokens_and_report',
+        new ExclusiveOrMatcher([
+          new PredicateMatcher((b) => b instanceof CallContractBlock && (b.op === EVAA_LIQUIDATE_SUCCESS_REPORT || b.op === EVAA_LIQUIDATE_FAIL)),
+          new TypeMatcher('jetton_transfer'),
+        ]),
+      );
+    const satisfiedOk = labeled(
+      'liquidate_satisfied_and_success',
+      new OpMatcher(EVAA_LIQUIDATE_SATISFIED, { children: [new UserOpMatcher(EVAA_LIQUIDATE_SUCCESS, { child: comment() }), finish()] }),
+    );
+    // TON Center matches this liquidate_fail to the user contract by its opcode first, without the user header.
+    const satisfiedFail = labeled('liquidate_satisfied_and_fail', new OpMatcher(EVAA_LIQUIDATE_SATISFIED, { children: [new OpMatcher(EVAA_LIQUIDATE_FAIL), finish()] }));
+    const unsatisfied = labeled('liquidate_unsatisfied', new OpMatcher(EVAA_LIQUIDATE_UNSATISFIED, { child: finish() }));
+    const user = labeled('liquidate_user', new UserOpMatcher(EVAA_LIQUIDATE_USER, { child: new ExclusiveOrMatcher([satisfiedOk, satisfiedFail, unsatisfied]) }));
+    const refund = labeled(
+      'immediate_fail_refund',
+      new ExclusiveOrMatcher([new PredicateMatcher((b) => b instanceof CallContractBlock && b.message.bounced === true), new TypeMatcher('jetton_transfer')]),
+    );
+    super({ child: new ExclusiveOrMatcher([user, refund]) });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, EVAA_LIQUIDATE_MASTER) || payloadOp(b) === EVAA_LIQUIDATE_MASTER;
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    let liquidator: string | null;
+    let m: ReturnType<typeof loadEvaaLiquidateMaster>;
+    if (block instanceof CallContractBlock) {
+      liquidator = block.message.source;
+      m = loadEvaaLiquidateMaster(block.body());
+    } else {
+      const t = (block as JettonTransferBlock).data;
+      if (!t.forwardPayload) return [];
+      liquidator = t.sender;
+      m = loadEvaaLiquidateMaster(bodySlice(t.forwardPayload));
+    }
+    const d: Record<string, any> = {
+      liquidator,
+      borrower: m.borrower,
+      borrowerContract: null,
+      collateralAssetId: m.collateralAssetId,
+      collateralAmount: 0n,
+      debtAmount: m.incomingAmount,
+      isSuccess: false,
+      failReason: null,
+    };
+    const user = getLabeled('liquidate_user', others);
+    if (!user) {
+      if (!getLabeled('immediate_fail_refund', others)) return [];
+      d.failReason = 'immediate_rejection';
+    } else {
+      d.borrowerContract = user.message.destination;
+      const ok = getLabeled('liquidate_satisfied_and_success', others);
+      const unsatisfied = getLabeled('liquidate_unsatisfied', others);
+      if (ok) {
+        const sat = loadEvaaLiquidateSatisfied(ok.body());
+        d.borrower = sat.owner;
+        d.collateralAssetId = sat.collateralAssetId;
+        d.collateralAmount = sat.collateralReward;
+        d.debtAmount = sat.liquidatableAmount;
+        d.isSuccess = true;
+      } else if (unsatisfied) {
+        let code: number | null = null;
+        try {
+          code = loadEvaaLiquidateUnsatisfied(unsatisfied.body()).errorCode;
+        } catch {
+          code = null;
+        }
+        d.failReason = code === null ? 'parse_error' : (EVAA_LIQUIDATION_ERRORS.get(code) ?? 'unknown');
+      } else if (getLabeled('liquidate_satisfied_and_fail', others)) {
+        d.failReason = 'master_not_enough_liquidity';
+      } else {
+        return [];
+      }
+    }
+    const nb = new Block('evaa_liquidate', [], d);
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
 export const evaaFamily: Family = {
   matchers: () => [
     [520, new EvaaSupplyMatcher()],
     [530, new EvaaWithdrawMatcher()],
+    [540, new EvaaLiquidateMatcher()],
   ],
   fillers: [
     [
@@ -222,6 +327,19 @@ export const evaaFamily: Family = {
           master: d.master,
           asset_id: hex(d.assetId),
         };
+      },
+    ],
+    [
+      'evaa_liquidate',
+      (b: Block, row: ActionRow) => {
+        const d = b.data;
+        row.source = lowerAddr(d.liquidator);
+        row.destination = lowerAddr(d.borrower);
+        row.destination_secondary = d.borrowerContract === null ? null : lowerAddr(d.borrowerContract);
+        row.asset = d.collateralAssetId.toString();
+        row.amount = d.collateralAmount;
+        row.success = d.isSuccess;
+        row.evaa_liquidate_data = { asset_id: hex(d.collateralAssetId), fail_reason: d.failReason, debt_amount: d.debtAmount };
       },
     ],
   ],

@@ -35,6 +35,22 @@ export const EVAA_LIQUIDATE_SUCCESS_REPORT = 0x311d;
 /** sha256("TON"): EVAA's asset id of TON. */
 export const EVAA_TON_ASSET_ID = 0x1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8an;
 
+/**
+ * `LiquidationError` codes a `liquidate_unsatisfied` carries after its payload reference (evaa-protocol
+ * liquidate-message.fc), by the name TON Center stores as `fail_reason`.
+ */
+export const EVAA_LIQUIDATION_ERRORS: ReadonlyMap<number, string> = new Map([
+  [0xe001, 'master_liquidating_too_much'],
+  [0xe002, 'user_withdraw_in_progress'],
+  [0xe003, 'not_liquidatable'],
+  [0xe004, 'execution_crashed'],
+  [0xe005, 'min_collateral_not_satisfied'],
+  [0xe006, 'user_not_enough_collateral'],
+  [0xe007, 'user_liquidating_too_much'],
+  [0xe008, 'master_not_enough_liquidity'],
+  [0xe009, 'liquidation_prices_missing'],
+]);
+
 export const EVAA_WITHDRAW_FAIL_REASONS: ReadonlyMap<number, string> = new Map([
   [0x21e6, 'withdraw_locked_excess'],
   [0x21e7, 'withdraw_not_collateralized_excess'],
@@ -108,4 +124,24 @@ export function loadEvaaLiquidateSatisfied(s: Slice): { owner: string | null; tr
   const collateralAssetId = r.loadUintBig(256);
   r.loadIntBig(64);
   return { owner, transferredAssetId, liquidatableAmount, collateralAssetId, collateralReward: r.loadUintBig(64) };
+}
+
+/**
+ * `liquidate_unsatisfied#0000031f query_id owner_address liquidator_address transferred_asset_id:AssetId
+ * ^[transferred_amount:Amount collateral_asset_id:AssetId min_collateral_amount:Amount forward_ton_amount:Amount
+ * custom_response_payload:^Cell error:LiquidationError]`: the error's 32-bit code, null when the reference ends before it.
+ */
+export function loadEvaaLiquidateUnsatisfied(s: Slice): { owner: string | null; transferredAmount: bigint; collateralAssetId: bigint; errorCode: number | null } {
+  s.loadUint(32);
+  s.loadUintBig(64);
+  const owner = loadAddr(s);
+  loadAddr(s);
+  s.loadUintBig(256);
+  const r = refSlice(s, s.loadRef());
+  const transferredAmount = r.loadUintBig(64);
+  const collateralAssetId = r.loadUintBig(256);
+  r.loadUintBig(64);
+  r.loadUintBig(64);
+  r.loadRef();
+  return { owner, transferredAmount, collateralAssetId, errorCode: r.remainingBits >= 32 ? r.loadUint(32) : null };
 }
