@@ -1,7 +1,9 @@
 import {
   COFFEE_CREATE_VAULT,
   COFFEE_DEPLOY,
+  COFFEE_MEV_FAILED_SWAP,
   COFFEE_MEV_HOLD_FUNDS,
+  loadCoffeeMevFailedSwap,
   COFFEE_SERVICE_FEE,
   COFFEE_STAKING_CLAIM_REWARDS,
   COFFEE_STAKING_DEPOSIT,
@@ -93,6 +95,26 @@ class CoffeeMevHoldFundsMatcher extends Matcher {
       d = { sender: block.data.sender, senderWallet: block.data.senderWallet, mevContract: block.data.receiver, mevWallet: null, asset: block.data.asset, amount: block.data.amount };
     } else return [];
     const nb = new Block('coffee_mev_protect_hold_funds', [], d);
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
+/**
+ * The MEV protector giving funds back after a failed swap (TON with `mev_protect_failed_swap`, or a jetton transfer
+ * carrying it as payload). TON Center builds this block but its serializer has no case for the type, so the row
+ * carries the generic columns only (actions.md); the block keeps the recipient and asset all the same.
+ */
+class CoffeeMevFailedSwapMatcher extends Matcher {
+  override testSelf(b: Block): boolean {
+    return isCall(b, COFFEE_MEV_FAILED_SWAP) || payloadOp(b) === COFFEE_MEV_FAILED_SWAP;
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    let d: Record<string, unknown>;
+    if (block instanceof CallContractBlock) d = { recipient: loadCoffeeMevFailedSwap(block.body()).recipient, asset: null };
+    else if (block instanceof JettonTransferBlock && block.data.forwardPayload) d = { recipient: loadCoffeeMevFailedSwap(bodySlice(block.data.forwardPayload)).recipient, asset: block.data.asset };
+    else return [];
+    const nb = new Block('coffee_mev_protect_failed_swap', [], d);
     nb.mergeBlocks([block, ...others]);
     return [nb];
   }
@@ -469,6 +491,7 @@ export const coffeeFamily: Family = {
     [690, new CoffeeCreatePoolCreatorMatcher()],
     [700, new CoffeeCreatePoolMatcher()],
     [710, new CoffeeMevHoldFundsMatcher()],
+    [720, new CoffeeMevFailedSwapMatcher()],
     [730, new CoffeeStakingDepositMatcher()],
     [740, new CoffeeStakingWithdrawMatcher()],
     [750, new CoffeeStakingClaimMatcher()],

@@ -5,7 +5,8 @@ import { loadAddr, refSlice } from './cell.js';
 /**
  * swap.coffee messages (swap.coffee TL-B): `Asset` is `native$00`, `jetton$01 chain:uint8 hash:uint256` or
  * `extra$10 id:uint32` (not an address: unsupported); `create_vault#c0ffee06 query_id:uint64 asset:Asset`,
- * `deploy#c0ffee22`, the MEV protector's `hold_funds#6bc79e7e` and `service_fee#c0ffeea0`; staking:
+ * `deploy#c0ffee22`, the MEV protector's `hold_funds#6bc79e7e`, `service_fee#c0ffeea0` and
+ * `mev_protect_failed_swap#ee51ce51 query_id:uint64 recipient:MsgAddressInt` (TON, or a jetton forward payload); staking:
  * `deposit#f9471134` (pool → NFT collection, and its log), `claim_rewards#b30c7310 query_id:uint64
  * jetton_wallet:MsgAddressInt jetton_amount:Coins receiver:MsgAddressInt ...`, and the withdrawal chain `#cb03bfaf`:
  * step 2 `query_id:uint64 nft_id:uint64 owner:MsgAddress points:Coins ^[...]`, step 3 `query_id:uint64
@@ -15,6 +16,7 @@ export const COFFEE_CREATE_VAULT = 0xc0ffee06;
 export const COFFEE_DEPLOY = 0xc0ffee22;
 export const COFFEE_MEV_HOLD_FUNDS = 0x6bc79e7e;
 export const COFFEE_SERVICE_FEE = 0xc0ffeea0;
+export const COFFEE_MEV_FAILED_SWAP = 0xee51ce51;
 export const COFFEE_STAKING_DEPOSIT = 0xf9471134;
 export const COFFEE_STAKING_CLAIM_REWARDS = 0xb30c7310;
 export const COFFEE_STAKING_WITHDRAW = 0xcb03bfaf;
@@ -28,6 +30,11 @@ export function loadCoffeeAsset(s: Slice): string | null {
     return rawAddress(chain, s.loadBytes(32));
   }
   throw new Error(`unsupported swap.coffee asset tag ${tag}`);
+}
+
+export function loadCoffeeMevFailedSwap(s: Slice): { queryId: bigint; recipient: string | null } {
+  if (s.loadUint(32) !== COFFEE_MEV_FAILED_SWAP) throw new Error('not a swap.coffee mev_protect_failed_swap');
+  return { queryId: s.loadUintBig(64), recipient: loadAddr(s) };
 }
 
 export function loadCoffeeCreateVault(s: Slice): { asset: string | null } {
