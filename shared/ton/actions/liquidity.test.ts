@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Address, type Cell, beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { createClassifier } from './index.js';
+import { type StoredAction, actionDetails } from './api.js';
+import { createClassifier, rowToJson } from './index.js';
 import type { AccountInterfaces } from './interfaces.js';
 import type { ActionRow } from './row.js';
 import type { Trace, TraceTransaction } from './trace.js';
@@ -184,6 +185,8 @@ const payoutFromPool = (amount: bigint): Cell =>
 const payout = (): Cell => cell().storeUint(0x474f86cf, 32).storeUint(QUERY, 64).storeMaybeRef(null).endCell();
 
 const rowsOf = (w: TraceWriter): ActionRow[] => classifier.classify(w.trace()).filter((r) => r.type !== 'contract_deploy');
+/** The row's API v3 `details` (ton-index-go `ParseRawAction`). */
+const details = (r: ActionRow) => actionDetails(rowToJson(r) as StoredAction);
 const allTxs = (w: TraceWriter): string[] => w.txs.map((t) => t.hash).sort();
 
 const AMOUNT_A = 3_000_000_000n;
@@ -244,6 +247,20 @@ describe('STON.fi v2 provide liquidity', () => {
     // Every transaction but the wallet's: TON Center joins the two sides under an empty block put in the wallet's
     // place, so the action has no initiating transaction.
     expect([...r.tx_hashes].sort()).toEqual(allTxs(w).filter((h) => h !== ext.hash));
+    // ton-index-go: the liquidity goes to the pool itself for every DEX but DeDust; no targets or excesses here.
+    expect(details(r)).toMatchObject({
+      dex: 'stonfi_v2',
+      source: raw(USER),
+      pool: raw(POOL),
+      destination_liquidity: raw(POOL),
+      amount_1: AMOUNT_TON.toString(),
+      asset_1: null,
+      amount_2: AMOUNT_A.toString(),
+      asset_2: raw(JETTON_A),
+      lp_tokens_minted: LP_MINTED.toString(),
+      target_asset_1: null,
+      vault_excesses: [],
+    });
   });
 
   it('one side alone waits in the LP account: no LP tokens yet', () => {
@@ -403,6 +420,18 @@ describe('DeDust withdraw liquidity', () => {
       lp_tokens_burnt: LP_BURNT,
     });
     expect([...r.tx_hashes].sort()).toEqual(allTxs(w));
+    expect(details(r)).toMatchObject({
+      dex: 'dedust',
+      source: raw(USER),
+      pool: raw(DEDUST_POOL),
+      destination_liquidity: raw(DEDUST_POOL),
+      amount_1: OUT_TON.toString(),
+      asset_1: null,
+      amount_2: OUT_J.toString(),
+      asset_2: raw(JETTON_J),
+      user_jetton_wallet_2: raw(USER_WALLET_J),
+      lp_tokens_burnt: LP_BURNT.toString(),
+    });
   });
 
   it('a burn whose notification the pool does not answer with two payouts stays a jetton burn', () => {
