@@ -1,4 +1,5 @@
 import { Slice } from '../boc/slice.js';
+import { tlbError } from '../errors.js';
 import { refSlice } from './cell.js';
 
 /**
@@ -74,16 +75,14 @@ const VERIFY_STATUS: ReadonlyMap<number, string> = new Map([
   [0x29c53fab, 'dvn_not_configured'],
 ]);
 
-export class LayerZeroFormatError extends Error {}
-
 /** Python `hex()` of an unsigned integer, as TON Center writes LayerZero's uint256 fields: `0x`, no leading zeros. */
 export function pyHex(v: bigint): string {
   return `0x${v.toString(16)}`;
 }
 
 function header(s: Slice, what: string, info: bigint, infoBits: number, fillerBits: number): void {
-  if (s.loadUintBig(infoBits) !== info) throw new LayerZeroFormatError(`${what}: header info mismatch`);
-  if (s.loadUintBig(fillerBits) !== (1n << BigInt(fillerBits)) - 1n) throw new LayerZeroFormatError(`${what}: header filler is not all ones`);
+  if (s.loadUintBig(infoBits) !== info) throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', what, 'header info mismatch');
+  if (s.loadUintBig(fillerBits) !== (1n << BigInt(fillerBits)) - 1n) throw tlbError('TLB_INVALID', what, 'header filler is not all ones');
 }
 
 /** The data bits of a cell as `0x` + hex bytes (a last partial byte padded with zero bits); its refs are not read. */
@@ -148,7 +147,7 @@ export interface LzSend {
  */
 export function loadLzSend(s: Slice): LzSend {
   const h = LZ_SEND_HEADER;
-  if (s.loadUintBig(h.nameBits) !== h.name) throw new LayerZeroFormatError('md::LzSend: wrong name');
+  if (s.loadUintBig(h.nameBits) !== h.name) throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', 'md::LzSend', 'wrong name');
   header(s, 'md::LzSend', h.info, h.infoBits, h.fillerBits);
   const sendRequestId = s.loadUintBig(64);
   const sendMsglibManager = pyHex(s.loadUintBig(256));
