@@ -391,7 +391,8 @@ const NO_EVIDENCE: AccountEvidence = { inOps: new Set(), outOps: new Set() };
  * The latest state rows of `accounts`: the state after the trace (or later), as TON Center's repository detects
  * interfaces on the state after an account's last transaction (indexing-semantics §5.1). The fields the classifier
  * needs (a jetton wallet's owner and master, an NFT item's collection and owner) do not change over a wallet's or
- * item's life, so a later state gives the same answer. Without FINAL (see above): per account, the row of the
+ * item's life, so a later state gives the same answer; a getgems sale's price and fees can (a later price update),
+ * its NFT, marketplace and owner, once set, cannot. Without FINAL (see above): per account, the row of the
  * highest `last_trans_lt`, the table's ReplacingMergeTree version, which is the row FINAL keeps.
  */
 async function readStates(store: Store, accounts: string[]): Promise<Map<string, StateRow>> {
