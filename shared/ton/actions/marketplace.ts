@@ -1,3 +1,4 @@
+import { type GetgemsSaleListing, loadGetgemsSaleListing } from '../bodies/GetgemsSaleStateInit.js';
 import { NFT_SALE_CANCEL, NFT_SALE_UPDATE, loadNftSaleUpdate } from '../bodies/NftSaleUpdate.js';
 import { Block } from './block.js';
 import { isCall } from './basic.js';
@@ -12,13 +13,33 @@ import type { ActionRow } from './row.js';
  * contract's facts (`nftSale`: shared/ton/interfaces/getgems-sale.ts) from the interface lookup.
  *
  * Listing: the owner sends the NFT to a listing contract (the marketplace's deployer), which deploys the sale and
- * passes the NFT on to it. TON Center reads the listing's price and fees from the deploying message's state init;
- * this reads the same fields from the sale's state (the same cell until the owner changes the price).
+ * passes the NFT on to it. The listing's price and fees are read from the deploying message's state init, as TON
+ * Center does; when the trace does not carry it, from the sale's state (the same cell until the owner changes the
+ * price).
  */
 
 /** The sale at `address`, when the lookup knows one. */
 function saleAt(repo: InterfaceRepository, address: string | null): NftSaleInfo | null {
   return address ? (repo(address)?.nftSale ?? null) : null;
+}
+
+/**
+ * The listing of a sale: from the deploying message's state init in the layout of the sale's version (TON Center
+ * takes the version from the sale's code hash, the latest, v4r1, when it has none); else from the sale's state as
+ * that reader would give it (no amounts for v4r1, whose fees are percentages). A state init that does not read is no
+ * listing (TON Center asserts it).
+ */
+function listingOf(stateInit: string | null, sale: NftSaleInfo): GetgemsSaleListing {
+  if (stateInit !== null) return loadGetgemsSaleListing(stateInit, sale.version ?? 'v4r1');
+  const amounts = sale.version !== 'v4r1';
+  return {
+    marketplace: sale.marketplace,
+    fullPrice: sale.fullPrice,
+    marketplaceFeeAddress: sale.marketplaceFeeAddress ?? null,
+    marketplaceFee: amounts ? (sale.marketplaceFee ?? null) : null,
+    royaltyAddress: sale.royaltyAddress ?? null,
+    royaltyAmount: amounts ? (sale.royaltyAmount ?? null) : null,
+  };
 }
 
 export class NftPutOnSaleBlock extends Block {}
@@ -48,8 +69,7 @@ class NftPutOnSaleMatcher extends Matcher {
     // TON Center asserts both; a failed assertion is no match.
     if (sale.nft !== toSale.data.nft.address) throw new Error('sale of another NFT');
     if (sale.owner !== block.data.prevOwner) throw new Error('sale of another owner');
-    // TON Center's state-init reader (`get_sale_data`) gives no amounts for v4r1, whose fees are percentages.
-    const amounts = sale.version !== 'v4r1';
+    const listing = listingOf(init.message.init_state ?? null, sale);
     const nb = new NftPutOnSaleBlock('nft_put_on_sale', [], {
       nftAddress: toSale.data.nft.address,
       nftIndex: toSale.data.nft.index,
@@ -57,12 +77,7 @@ class NftPutOnSaleMatcher extends Matcher {
       owner: sale.owner,
       listingAddress: block.data.newOwner,
       saleAddress,
-      fullPrice: sale.fullPrice,
-      marketplaceAddress: sale.marketplace,
-      marketplaceFeeAddress: sale.marketplaceFeeAddress ?? null,
-      marketplaceFee: amounts ? (sale.marketplaceFee ?? null) : null,
-      royaltyAddress: sale.royaltyAddress ?? null,
-      royaltyAmount: amounts ? (sale.royaltyAmount ?? null) : null,
+      ...listing,
     });
     nb.mergeBlocks([block, ...others]);
     return [nb];
@@ -127,7 +142,7 @@ function fillPutOnSale(b: Block, row: ActionRow): void {
   row.source = d.owner;
   row.source_secondary = d.listingAddress;
   row.destination = d.saleAddress;
-  row.nft_transfer_data = { marketplace_address: d.marketplaceAddress };
+  row.nft_transfer_data = { marketplace_address: d.marketplace };
   row.asset = d.nftCollection;
   row.asset_secondary = d.nftAddress;
   row.nft_listing_data = {

@@ -66,6 +66,14 @@ export function factsNeedData(codeHash: string | null, evidence: AccountEvidence
 }
 
 /**
+ * Whether a matcher reads the StateInit that deployed an account of this code (a getgems sale: its listing,
+ * shared/ton/actions/marketplace.ts), so that the reader fetches it for the deploying message.
+ */
+export function deploymentNeedsInit(codeHash: string | null): boolean {
+  return getgemsSaleVersion(codeHash) !== null;
+}
+
+/**
  * The facts of one account. `state.dataBoc` is its data cell, or that cell's own bits without its references (every
  * jetton wallet and NFT item field read here is in the data root's bits: shared/ton/cells `recordBitsBoc`; a sale's
  * fees are in a referenced cell).
