@@ -1,4 +1,4 @@
-import { Address, Cell, type TupleItem, beginCell, parseTuple } from '@ton/core';
+import { Address, Cell, type TupleItem, beginCell, parseTuple, storeStateInit } from '@ton/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
 import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
@@ -7,13 +7,14 @@ import { methodId } from '../../tvm/method-id.js';
 import { accountFacts, factsNeedData } from './account-facts.js';
 import { KNOWN_CODES } from './code-hashes.js';
 import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
+import { loadGetgemsSaleListing } from '../bodies/GetgemsSaleStateInit.js';
 
 /*
  * The getgems fixed-price sale reader against the contracts themselves: each version's real code
  * (fixtures/contracts/getgems_nft_fix_price_sale_*.code.boc, MANIFEST.md) with data built in the layout its source
  * stores (getgems-io/nft-contracts sources/nft-fixprice-sale-*.fc `save_data`), run on the real TVM; what the
  * reader gives must be what the contract's own get-method answers (`get_sale_data`, v4r1 `get_fix_price_data_v4`),
- * the methods TON Center's detector runs.
+ * the methods TON Center’s detector runs; and the listing read from a deploying StateInit of the same data.
  */
 
 const NONE = { inOps: new Set<number>(), outOps: new Set<number>() };
@@ -126,6 +127,16 @@ describeFixtures('getgems fixed-price sale facts against the contracts’ own ge
         });
         // The values the data was built with (so the comparison above is not between two identical mistakes).
         expect([facts?.owner, facts?.fullPrice, facts?.royaltyAmount]).toEqual([sale.owner ? raw(sale.owner) : null, sale.price, sale.royalty]);
+        // The listing the classifier reads from a deploying message's StateInit of the same data.
+        const init = beginCell().store(storeStateInit({ code: c, data })).endCell().toBoc().toString('base64');
+        expect(loadGetgemsSaleListing(init, version)).toEqual({
+          marketplace: addr(stack[3]),
+          fullPrice: int(stack[6]),
+          marketplaceFeeAddress: addr(stack[7]),
+          marketplaceFee: int(stack[8]),
+          royaltyAddress: addr(stack[9]),
+          royaltyAmount: int(stack[10]),
+        });
       }
     });
   }
@@ -156,6 +167,16 @@ describeFixtures('getgems fixed-price sale facts against the contracts’ own ge
         royaltyAmount: int(stack[9]),
       });
       expect([facts?.nft, facts?.marketplaceFee]).toEqual([raw(NFT), sale.fee]);
+      // As TON Center's state-init reader: no amounts from a v4r1 listing (its fees are percentages).
+      const init = beginCell().store(storeStateInit({ code: c, data })).endCell().toBoc().toString('base64');
+      expect(loadGetgemsSaleListing(init, 'v4r1')).toEqual({
+        marketplace: addr(stack[2]),
+        fullPrice: int(stack[5]),
+        marketplaceFeeAddress: addr(stack[6]),
+        marketplaceFee: null,
+        royaltyAddress: addr(stack[8]),
+        royaltyAmount: null,
+      });
     }
   });
 
