@@ -1,5 +1,6 @@
 import { Address, Cell, beginCell, contractAddress, internal, storeMessageRelaxed } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StoredAction, actionDetails } from '../../shared/ton/actions/api.js';
 import { type DCell, parseBocRoot } from '../../shared/sources/devnet/cell.js';
 import { TON } from '../../shared/sources/devnet/genesis.js';
 import type { GenesisAccount } from '../../shared/sources/devnet/chain.js';
@@ -153,6 +154,23 @@ function expectPutOnSale(rows: Row[], m: Market, l: Listing): void {
     max_bid: null,
     min_bid: null,
   });
+  // API v3 details as ton-index-go's ParseRawAction spreads the row (`marketplace` aside: TON Center names it from
+  // its own marketplace table).
+  expect(actionDetails(a as unknown as StoredAction)).toMatchObject({
+    nft_collection: rawAddress(m.p.collection),
+    nft_item: rawAddress(m.p.nft),
+    nft_item_index: '0',
+    owner: rawAddress(m.p.seller.address),
+    listing_address: rawOf(m.relay),
+    sale_address: rawOf(m.sale),
+    // ParseRawAction takes it from destination_secondary, which the row leaves null.
+    marketplace_address: null,
+    full_price: String(l.price),
+    marketplace_fee: amounts ? String(l.fee) : null,
+    royalty_amount: amounts ? String(l.royalty) : null,
+    marketplace_fee_address: rawAddress(m.p.feeTo.address),
+    royalty_address: rawAddress(m.p.royaltyTo.address),
+  });
   // The rest of the trace: the sale's deployment.
   const others = topLevel(rows).filter((r) => r !== a);
   expect(others.map((r) => [r.type, r.destination])).toEqual([['contract_deploy', rawOf(m.sale)]]);
@@ -198,6 +216,15 @@ describe.skipIf(!haveFixtures)('getgems fixed-price sales on the real contracts 
       expect(a.nft_listing_data).toEqual({ full_price: String(updated.price), royalty_amount: String(updated.royalty), marketplace_fee: String(updated.fee) });
       expect(a.nft_transfer_data).toEqual({ marketplace_address: rawAddress(m.p.marketplace.address) });
       expect(a.accounts).toContain(rawAddress(m.p.nft));
+      expect(actionDetails(a as unknown as StoredAction)).toMatchObject({
+        source: rawAddress(m.p.seller.address),
+        sale_contract: rawOf(m.sale),
+        nft_address: rawAddress(m.p.nft),
+        marketplace_address: rawAddress(m.p.marketplace.address),
+        full_price: String(updated.price),
+        marketplace_fee: String(updated.fee),
+        royalty_amount: String(updated.royalty),
+      });
     });
 
     it('the cancel is one nft_cancel_sale for the owner, and the NFT’s way back its own nft_transfer', () => {
@@ -210,6 +237,14 @@ describe.skipIf(!haveFixtures)('getgems fixed-price sales on the real contracts 
       expect(a.asset_secondary).toBe(rawAddress(m.p.nft));
       expect(a.asset).toBe(rawAddress(m.p.collection));
       expect(a.nft_transfer_data).toEqual({ marketplace_address: rawAddress(m.p.marketplace.address) });
+      expect(a.accounts).toContain(rawAddress(m.p.nft));
+      expect(actionDetails(a as unknown as StoredAction)).toMatchObject({
+        owner: rawAddress(m.p.seller.address),
+        nft_item: rawAddress(m.p.nft),
+        nft_collection: rawAddress(m.p.collection),
+        sale_address: rawOf(m.sale),
+        marketplace_address: rawAddress(m.p.marketplace.address),
+      });
       const back = one(rows, 'nft_transfer');
       expect([back.source, back.destination, back.asset_secondary]).toEqual([rawOf(m.sale), rawAddress(m.p.seller.address), rawAddress(m.p.nft)]);
       expect(back.nft_transfer_data.is_purchase).toBe(false);
