@@ -13,7 +13,7 @@ import { transactionDocuments } from '../../shared/store/tables/transaction-docu
 import { TRANSACTION_KEY_COLUMNS, type TransactionRow, transactions } from '../../shared/store/tables/transactions.js';
 import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
-import { type AccountEvidence, accountFacts, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
+import { type AccountEvidence, accountFacts, deploymentNeedsInit, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
 
 /**
  * The classifier's input for completed traces: their transactions with their messages and bodies, from the rows the
@@ -213,6 +213,7 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     }
   }
   const data = await readData(store, needData);
+  await addInitStates(store, assembled.flatMap((a) => ('trace' in a ? [a.trace] : [])), states);
 
   return assembled.map((a): ClassifierRead => {
     if (!('trace' in a)) return { ok: false, error: a.error };
@@ -226,6 +227,49 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     }
     return { ok: true, input: { trace: a.trace, repo: (address) => known.get(address) } };
   });
+}
+
+/**
+ * The StateInit of the messages that deployed accounts whose deployment a matcher reads (a getgems sale's listing:
+ * account-facts.ts `deploymentNeedsInit`), onto those inbound messages: their `init_state_hash` from `messages`,
+ * the BoC from `message_contents`. Neither the trace message nor the documents' reader carries init states, and a
+ * trace rarely deploys such an account: no statement at all for a group without one.
+ */
+async function addInitStates(store: Store, traces: readonly Trace[], states: ReadonlyMap<string, StateRow>): Promise<void> {
+  const wanted = new Map<string, TraceMessage>();
+  for (const t of traces) {
+    for (const x of t.transactions) {
+      if (x.orig_status === 'active' || x.end_status !== 'active' || !deploymentNeedsInit(states.get(x.account)?.code_hash ?? null)) continue;
+      const inbound = x.messages.find((m) => m.direction === 'in');
+      if (inbound) wanted.set(txKey(x.account, x.lt), inbound);
+    }
+  }
+  if (wanted.size === 0) return;
+  const accounts: string[] = [];
+  const lts: bigint[] = [];
+  for (const k of wanted.keys()) {
+    const [account, lt] = k.split('\0') as [string, string];
+    accounts.push(account);
+    lts.push(BigInt(lt));
+  }
+  const rows = await store.query<Pick<MessageRow, 'tx_account' | 'tx_lt' | 'init_state_hash'>>(
+    `SELECT tx_account, tx_lt, init_state_hash FROM ${messages.name}
+     WHERE (${MESSAGE_TX_COLUMNS.join(', ')}) IN arrayZip({accounts:Array(String)}, {lts:Array(UInt64)}) AND direction = 'in' AND init_state_hash IS NOT NULL
+     SETTINGS optimize_use_projections = 0`,
+    { accounts, lts },
+  );
+  const hashOf = new Map(rows.map((r) => [txKey(r.tx_account, String(r.tx_lt)), r.init_state_hash!] as const));
+  if (hashOf.size === 0) return;
+  const contents = await store.query<Pick<MessageContentRow, (typeof BODY_COLUMNS)[number]>>(
+    `SELECT ${selectList<MessageContentRow>(BODY_COLUMNS)} FROM ${messageContents.name} WHERE hash IN {h:Array(String)}`,
+    { h: [...new Set(hashOf.values())] },
+  );
+  const bocs = new Map(contents.map((c) => [c.hash, c.boc] as const));
+  for (const [k, m] of wanted) {
+    const h = hashOf.get(k);
+    const boc = h === undefined ? undefined : bocs.get(h);
+    if (boc !== undefined) m.init_state = boc;
+  }
 }
 
 /** One trace's classifier input from the group's rows, with what its messages show about its accounts. */
@@ -391,7 +435,8 @@ const NO_EVIDENCE: AccountEvidence = { inOps: new Set(), outOps: new Set() };
  * The latest state rows of `accounts`: the state after the trace (or later), as TON Center's repository detects
  * interfaces on the state after an account's last transaction (indexing-semantics §5.1). The fields the classifier
  * needs (a jetton wallet's owner and master, an NFT item's collection and owner) do not change over a wallet's or
- * item's life, so a later state gives the same answer. Without FINAL (see above): per account, the row of the
+ * item's life, so a later state gives the same answer; a getgems sale's price and fees can (a later price update),
+ * its NFT, marketplace and owner, once set, cannot. Without FINAL (see above): per account, the row of the
  * highest `last_trans_lt`, the table's ReplacingMergeTree version, which is the row FINAL keeps.
  */
 async function readStates(store: Store, accounts: string[]): Promise<Map<string, StateRow>> {

@@ -79,6 +79,49 @@ describeFixtures('tonflow classify-trace (CLI)', () => {
     expect(lines[4]!.error).toMatch(/transactions/);
   });
 
+  it('prints the LayerZero composites (layerzero.yaml "LayerZero send msg to tron", "LayerZero dvn verify")', () => {
+    const r = run('classify-trace', '--format', 'toncenter-corpus', trace('01yfeTlzIHDqWZwz-PJTRADD3nDv5LWynHMGsnPZGJU='), trace('0IpCwGaMBpo9nqnjKOiBAnHhawXzcrpRHErKz6LJUFM='));
+    expect(r.status).toBe(0);
+    const [send, verify] = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { actions: Record<string, any>[] }).actions);
+    const s = send!.filter((a) => a.type === 'layerzero_send');
+    expect(s).toHaveLength(1);
+    expect(s[0]).toMatchObject({
+      source: '0:170725394AA56136FBD27D0CE31D8A98E0F8AE72A4D2379B5DDE83E211A2D5FA',
+      layerzero_send_data: {
+        send_request_id: '90',
+        native_fee: '14835102020',
+        zro_fee: '0',
+        endpoint: '0:02A7E49D90DF81A1944DAC9241F477DBB17CB0C87313EAF2C58A13D85EF942D3',
+        channel: '0:1348A0E6846379668D3AFB785299609F3930EE80A177F4C88263E3741DB3D90F',
+        uln: '0:063BDFBF347F883DDBA72A200563570AF2DC72695B2B2FCCAAECD113688AC570',
+        msglib_manager: '0x150645746e25be5486eb3b2f5d98b44c6b324697c48d495d059f96fc9d3ec368',
+        msglib: '0x63bdfbf347f883ddba72a200563570af2dc72695b2b2fccaaecd113688ac570',
+      },
+      layerzero_packet_data: {
+        src_oapp: '0x170725394aa56136fbd27d0ce31d8a98e0f8ae72a4d2379b5dde83e211a2d5fa',
+        dst_oapp: '0x8925c1dd3e5d8011946a3430d91be742ba8ee930',
+        src_eid: 30343,
+        dst_eid: 30420,
+        nonce: '90',
+        guid: '0x46c71599bf21b54d59bd078d0bae22878154b16c1216fb6b83b0edf3a1167476',
+        message: '0x000300000000000000000000000000000000000000e1320ab3ea00000000000000000000000000000000',
+      },
+    });
+    const v = verify!.filter((a) => a.type === 'layerzero_dvn_verify');
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatchObject({
+      source: '0:045903F593BC81008FF9B652F53F1EDF8C819F3A9E4EB677C4D44467B9BAFADC',
+      layerzero_dvn_verify_data: {
+        nonce: '125',
+        status: 'succeeded',
+        dvn: '0:0E5C256C5A961C6D472F1AE83E2061D1F23C8BF2DA6C3EA9CEF67BEBF5DCA9BA',
+        proxy: '0:04B9F9836004D7F53E52E01602D9C07C14CDF38B8A946B6E813CFEA8DE10927D',
+        uln: '0:063BDFBF347F883DDBA72A200563570AF2DC72695B2B2FCCAAECD113688AC570',
+        uln_connection: '0:2ED02651C800BEC3D3ECE7A43E475262605D7C390785E74AA740C6D31A89B7AE',
+      },
+    });
+  });
+
   it('usage errors exit 2 with one error line', () => {
     for (const args of [[], ['--format', 'toncenter-corpus'], ['--format', 'other', 'x.json'], ['--bogus', 'x.json']]) {
       const r = run('classify-trace', ...args);

@@ -101,6 +101,37 @@ const swapTransfer = (t: Obj) => ({
   amount: num(t.amount),
 });
 
+/**
+ * LayerZero's send and packet details (ton-index-go `ActionDetailsLayerZeroSendDetails` / `…Packet`): structs, so
+ * always present with null fields; the Go model types the integers (request id, fees, eids, nonce) as numbers.
+ */
+const lzSendDetails = (r: Obj) => {
+  const d = part(r, 'layerzero_send_data');
+  return {
+    send_request_id: int(d.send_request_id),
+    msglib_manager: str(d.msglib_manager),
+    msglib: str(d.msglib),
+    uln: str(d.uln),
+    native_fee: int(d.native_fee),
+    zro_fee: int(d.zro_fee),
+    endpoint: str(d.endpoint),
+    channel: str(d.channel),
+  };
+};
+
+const lzPacket = (r: Obj) => {
+  const d = part(r, 'layerzero_packet_data');
+  return {
+    src_oapp: str(d.src_oapp),
+    dst_oapp: str(d.dst_oapp),
+    src_eid: int(d.src_eid),
+    dst_eid: int(d.dst_eid),
+    nonce: int(d.nonce),
+    guid: str(d.guid),
+    message: str(d.message),
+  };
+};
+
 const stakingProvider = (p: unknown): string | null => (p === 'tonstakers' ? 'liquid_staking' : str(p));
 
 /** `details` of a stored row, or null for a type the API has no shape for. */
@@ -668,6 +699,43 @@ export function actionDetails(row: StoredAction): Obj | null {
       return { pool: source, pool_jetton_wallet: sourceSecondary, recipient: destination, recipient_jetton_wallet: destinationSecondary, asset, amount };
     case 'coffee_mev_protect_hold_funds':
       return { source, source_jetton_wallet: sourceSecondary, mev_contract: destination, mev_contract_jetton_wallet: destinationSecondary, asset, amount };
+    case 'layerzero_send':
+      return { initiator: source, layerzero_send_data: lzSendDetails(r), layerzero_packet_data: lzPacket(r) };
+    case 'layerzero_send_tokens':
+      return {
+        sender: source,
+        sender_wallet: sourceSecondary,
+        oapp: destination,
+        oapp_wallet: destinationSecondary,
+        asset,
+        amount,
+        layerzero_send_data: lzSendDetails(r),
+        layerzero_packet_data: lzPacket(r),
+      };
+    case 'layerzero_receive':
+      return { sender: source, oapp: destination, channel: destinationSecondary, layerzero_packet_data: lzPacket(r) };
+    case 'layerzero_commit_packet':
+      return {
+        sender: source,
+        endpoint: sourceSecondary,
+        uln: destination,
+        uln_connection: destinationSecondary,
+        channel: asset,
+        msglib_connection: assetSecondary,
+        layerzero_packet_data: lzPacket(r),
+      };
+    case 'layerzero_dvn_verify': {
+      const d = part(r, 'layerzero_dvn_verify_data');
+      return {
+        initiator: source,
+        nonce: int(d.nonce),
+        status: str(d.status),
+        dvn: str(d.dvn),
+        proxy: str(d.proxy),
+        uln: str(d.uln),
+        uln_connection: str(d.uln_connection),
+      };
+    }
     case 'cocoon_worker_payout': {
       const d = part(r, 'cocoon_worker_payout_data');
       return {

@@ -37,7 +37,7 @@ import {
 } from '../bodies/Coffee.js';
 import { JETTON_INTERNAL_TRANSFER, loadJettonInternalTransfer } from '../bodies/JettonInternalTransfer.js';
 import { EXCESSES } from './matcher.js';
-import { depositData } from './dedust-liquidity.js';
+import { depositData, fillDexWithdrawLiquidity } from './dedust-liquidity.js';
 import { type DexTransfer, JettonSwapBlock, type PeerSwap } from './swaps.js';
 import { bodySlice } from '../bodies/cell.js';
 import { Block } from './block.js';
@@ -504,27 +504,7 @@ export const coffeeFamily: Family = {
       r.destination_secondary = d.depositContract;
       r.dex_deposit_liquidity_data = depositData(d, true);
     })],
-    ['dex_withdraw_liquidity', fill((d, r) => {
-      r.source = d.sender;
-      r.source_secondary = d.senderWallet;
-      r.destination = d.pool;
-      r.asset = d.asset;
-      r.dex_withdraw_liquidity_data = {
-        dex: d.dex,
-        amount1: d.amount1,
-        amount2: d.amount2,
-        asset1_out: d.side1.asset,
-        asset2_out: d.side2.asset,
-        user_jetton_wallet_1: d.side1.wallet,
-        user_jetton_wallet_2: d.side2.wallet,
-        dex_jetton_wallet_1: d.side1.dexJettonWallet,
-        dex_wallet_1: d.side1.dexWallet,
-        dex_wallet_2: d.side2.dexWallet,
-        dex_jetton_wallet_2: d.side2.dexJettonWallet,
-        is_refund: d.isRefund,
-        lp_tokens_burnt: d.lpTokensBurnt,
-      };
-    })],
+    ['dex_withdraw_liquidity', fillDexWithdrawLiquidity],
     ['coffee_create_pool_creator', fill((d, r) => {
       r.source = d.sender;
       r.source_secondary = d.senderWallet;

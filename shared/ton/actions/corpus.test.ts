@@ -11,15 +11,7 @@ import { createClassifier, parseCorpusTrace } from './index.js';
  */
 const corpus = path.join(fixturesDir, 'action-corpus');
 
-const NOT_PORTED_LZ = 'LayerZero is not ported yet (README.md)';
-export const KNOWN_FAILING: Record<string, string> = {
-  'layerzero.yaml: LayerZero send msg to tron': NOT_PORTED_LZ,
-  'layerzero.yaml: LayerZero send some test msg from ton to ton lol': NOT_PORTED_LZ,
-  'layerzero.yaml: LayerZero commit packet': NOT_PORTED_LZ,
-  'layerzero.yaml: LayerZero commit packet from eth to ton': NOT_PORTED_LZ,
-  'layerzero.yaml: LayerZero dvn verify': NOT_PORTED_LZ,
-  'layerzero.yaml: LayerZero receive': NOT_PORTED_LZ,
-};
+export const KNOWN_FAILING: Record<string, string> = {};
 
 describeFixtures('action classifier on TON Center test cases', () => {
   const files = existsSync(corpus) ? readdirSync(path.join(corpus, 'test_cases')).filter((f) => f.endsWith('.yaml')).sort() : [];

@@ -69,6 +69,7 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
         bounced: m.bounced ?? null,
         value_extra_currencies: m.value_extra_currencies ?? null,
         body: m.message_content?.body ?? (m.body_hash ? contents.get(m.body_hash) ?? null : null),
+        init_state: m.init_state?.body ?? null,
       })),
     };
   });

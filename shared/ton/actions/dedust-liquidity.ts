@@ -11,7 +11,8 @@ import {
   loadDedustDepositToPool,
   loadDedustDepositTonToVault,
 } from '../bodies/DedustLiquidity.js';
-import { DEDUST_PAYOUT } from '../bodies/Dedust.js';
+import { DEDUST_PAYOUT, DEDUST_PAYOUT_FROM_POOL, loadDedustPayoutAmount } from '../bodies/Dedust.js';
+import { JETTON_BURN, JETTON_BURN_NOTIFICATION, loadJettonBurn } from '../bodies/JettonBurn.js';
 import { JETTON_INTERNAL_TRANSFER, loadJettonInternalTransfer } from '../bodies/JettonInternalTransfer.js';
 import { JETTON_NOTIFY } from '../bodies/JettonNotify.js';
 import { JETTON_TRANSFER } from '../bodies/JettonTransfer.js';
@@ -25,9 +26,10 @@ import { Matcher, OpMatcher, OrMatcher, TypeMatcher, findCall, getAllLabeled, ge
 import type { ActionRow } from './row.js';
 
 /**
- * DeDust liquidity deposits (actions.md "DEX liquidity"): the final half, which makes the deposit contract call
+ * DeDust liquidity (actions.md "DEX liquidity"). Deposits: the final half, which makes the deposit contract call
  * the pool, and an unmatched first half (`dedust_deposit_liquidity_partial`); a first half found in the same trace
- * as its final half is merged into it. Assets here are `'TON'` or a jetton master until they are written out.
+ * as its final half is merged into it. Withdrawals: LP jettons burnt, the pool paying each asset out through its
+ * vault. Assets here are `'TON'` or a jetton master until they are written out (withdrawals: null = TON).
  */
 const TON = 'TON';
 type Asset = string;
@@ -244,6 +246,114 @@ function combine(first: Record<string, any>, fin: Record<string, any>): Record<s
   return result;
 }
 
+/** One payout of a liquidity withdrawal: the asset (null = TON), the DEX account paying it and the user's wallet. */
+export interface WithdrawSide {
+  asset: string | null;
+  /** The vault or router sending the payout. */
+  dexWallet: string | null;
+  /** Its jetton wallet, for a jetton payout. */
+  dexJettonWallet: string | null;
+  /** The user's jetton wallet receiving it. */
+  wallet: string | null;
+}
+
+/** A `dex_withdraw_liquidity` block's data (DeDust, STON.fi v2, swap.coffee). */
+export interface WithdrawLiquidityData {
+  dex: string;
+  sender: string | null;
+  /** The owner's LP jetton wallet. */
+  senderWallet: string | null;
+  pool: string | null;
+  /** The LP jetton master. */
+  asset: string | null;
+  lpTokensBurnt: bigint | null;
+  isRefund: boolean;
+  amount1: bigint | null;
+  amount2: bigint | null;
+  side1: WithdrawSide;
+  side2: WithdrawSide;
+}
+
+const noSide = (): WithdrawSide => ({ asset: null, dexWallet: null, dexJettonWallet: null, wallet: null });
+
+/**
+ * LP jettons burnt at a DeDust pool (TON Center `DedustWithdrawBlockMatcher`): burn → burn_notification to the pool
+ * → one `payout_from_pool` per asset to its vault, each paid out as TON (`payout`) or a jetton transfer.
+ */
+class DedustWithdrawMatcher extends Matcher {
+  constructor(private readonly repo: InterfaceRepository) {
+    const payout = (label: string): Matcher =>
+      new OpMatcher(DEDUST_PAYOUT_FROM_POOL, {
+        child: new OrMatcher([labeled(label, new OpMatcher(DEDUST_PAYOUT)), labeled(label, new TypeMatcher('jetton_transfer'))]),
+      });
+    super({ child: new OpMatcher(JETTON_BURN_NOTIFICATION, { children: [payout('payout_1'), payout('payout_2')] }) });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, JETTON_BURN);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const sender = block.message.source;
+    const senderWallet = block.message.destination;
+    const burn = loadJettonBurn(block.body());
+    const pool = block.next[0]!.message.destination;
+    const lp = jettonWallet(this.repo, senderWallet?.toUpperCase());
+    if (lp === null) return [];
+    const sides: WithdrawSide[] = [];
+    const amounts: bigint[] = [];
+    for (const label of ['payout_1', 'payout_2']) {
+      const p = getLabeled(label, others);
+      const request = p?.previous ?? null;
+      if (!p || request === null) continue;
+      if (isCall(p, DEDUST_PAYOUT)) sides.push({ ...noSide(), dexWallet: p.message.source });
+      else if (p instanceof JettonTransferBlock) {
+        sides.push({ asset: p.data.asset, dexWallet: p.data.sender, dexJettonWallet: p.data.senderWallet, wallet: p.data.receiverWallet });
+      } else return [];
+      amounts.push(loadDedustPayoutAmount(request.body()));
+    }
+    if (sides.length < 2) throw new Error('a payout is missing');
+    const data: WithdrawLiquidityData = {
+      dex: 'dedust',
+      sender,
+      senderWallet,
+      pool,
+      asset: lp.jetton,
+      lpTokensBurnt: burn.amount,
+      isRefund: false,
+      amount1: amounts[0]!,
+      amount2: amounts[1]!,
+      side1: sides[0]!,
+      side2: sides[1]!,
+    };
+    const nb = new Block('dex_withdraw_liquidity', [], data);
+    nb.mergeBlocks([block, ...others]);
+    return [nb];
+  }
+}
+
+/** A liquidity withdrawal's row (TON Center `_fill_dex_withdraw_liquidity`; TONCO has its own). */
+export function fillDexWithdrawLiquidity(b: Block, row: ActionRow): void {
+  const d = b.data as WithdrawLiquidityData;
+  row.source = d.sender;
+  row.source_secondary = d.senderWallet;
+  row.destination = d.pool;
+  row.asset = d.asset;
+  row.dex_withdraw_liquidity_data = {
+    dex: d.dex,
+    amount1: d.amount1,
+    amount2: d.amount2,
+    asset1_out: d.side1.asset,
+    asset2_out: d.side2.asset,
+    user_jetton_wallet_1: d.side1.wallet,
+    user_jetton_wallet_2: d.side2.wallet,
+    dex_jetton_wallet_1: d.side1.dexJettonWallet,
+    dex_wallet_1: d.side1.dexWallet,
+    dex_wallet_2: d.side2.dexWallet,
+    dex_jetton_wallet_2: d.side2.dexJettonWallet,
+    is_refund: d.isRefund,
+    lp_tokens_burnt: d.lpTokensBurnt,
+  };
+}
+
 export function depositData(d: Record<string, any>, withExcesses: boolean): Record<string, unknown> {
   const out1: Record<string, unknown> = {
     dex: d.dex,
@@ -267,6 +377,7 @@ export const dedustLiquidityFamily: Family = {
   matchers: (repo) => [
     [30, new DedustDepositMatcher(repo)],
     [40, new DedustDepositFirstAssetMatcher(repo)],
+    [170, new DedustWithdrawMatcher(repo)],
   ],
   fillers: [
     [
@@ -288,6 +399,7 @@ export const dedustLiquidityFamily: Family = {
         row.dex_deposit_liquidity_data = depositData(b.data, false);
       },
     ],
+    ['dex_withdraw_liquidity', fillDexWithdrawLiquidity],
   ],
   postProcess: (blocks) => mergeDeposits(blocks),
 };

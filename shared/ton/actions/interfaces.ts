@@ -20,6 +20,9 @@ export interface NftItemInfo {
   domain?: string | null;
 }
 
+/** Getgems fixed-price sale contract versions (TON Center `SALE_VERSION_MAPPING`), by their storage layouts. */
+export type GetgemsSaleVersion = 'v2' | 'v3' | 'v3r2' | 'v3r3' | 'v4r1';
+
 export interface NftSaleInfo {
   address: string;
   marketplace: string | null;
@@ -30,6 +33,10 @@ export interface NftSaleInfo {
   royaltyAmount?: bigint | null;
   marketplaceFeeAddress?: string | null;
   royaltyAddress?: string | null;
+  /** A getgems fixed-price sale's version, when known from its code (the layout its listing is read in). */
+  version?: GetgemsSaleVersion;
+  isComplete?: boolean;
+  createdAt?: number;
 }
 
 /** A multisig v2 order contract (TON Center `MultisigOrder`): what the multisig actions read from it. */

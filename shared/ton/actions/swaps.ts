@@ -226,12 +226,13 @@ class StonfiV2SwapMatcher extends Matcher {
     if (target !== null) destinationAsset = tonIfPton(target.jetton);
     const poolAsset = new Map<string, string | null>();
     for (const a of actual) {
+      if (a.wallet === null) throw new Error('STON.fi v2 swap without a pool wallet');
       const asset = this.assetOfWallet(a.wallet);
       if (asset === undefined) {
         block.broken = true;
         break;
       }
-      poolAsset.set(a.wallet ?? '', asset);
+      poolAsset.set(a.wallet, asset);
     }
     if (inTransfer === null || outTransfer === null) throw new Error('stonfi v2 swap without transfers');
     let sender: string | null;
@@ -251,16 +252,23 @@ class StonfiV2SwapMatcher extends Matcher {
     if (actual.length > 1) {
       const best = (p: ReturnType<typeof loadStonfiV2PayTo>): [bigint, string | null] =>
         p.amount0Out >= p.amount1Out ? [p.amount0Out, p.token0] : [p.amount1Out, p.token1];
+      // A hop's output is looked up among the hops' pool wallets whose jetton is known: TON Center gives up on the
+      // swap when it is not there (an unknown wallet is not TON).
+      const hopAsset = (tok: string | null): string | null => {
+        const a = tok === null ? undefined : poolAsset.get(tok);
+        if (a === undefined) throw new Error('STON.fi v2 hop into an unknown pool wallet');
+        return a;
+      };
       const first = actual[0]!.payTo;
       const [amt, tok] = best(first);
-      peer.push({ assetIn: incoming.asset, amountIn: incoming.amount, assetOut: poolAsset.get(tok ?? '') ?? null, amountOut: amt });
+      peer.push({ assetIn: incoming.asset, amountIn: incoming.amount, assetOut: hopAsset(tok), amountOut: amt });
       if (first.exitCode === STONFI_SWAP_OK) {
         for (let i = 1; i < actual.length; i++) {
           const p = actual[i]!.payTo;
           if (p.exitCode !== STONFI_SWAP_OK) continue;
           const [a2, t2] = best(p);
           const last = peer[peer.length - 1]!;
-          peer.push({ assetIn: last.assetOut, amountIn: last.amountOut, assetOut: poolAsset.get(t2 ?? '') ?? null, amountOut: a2 });
+          peer.push({ assetIn: last.assetOut, amountIn: last.amountOut, assetOut: hopAsset(t2), amountOut: a2 });
         }
       }
     }

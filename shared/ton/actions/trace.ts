@@ -24,6 +24,11 @@ export interface TraceMessage {
   value_extra_currencies?: Record<string, string> | null;
   /** Base64 BOC of the body, or null when the body was not recorded. */
   body: string | null;
+  /**
+   * Base64 BOC of the StateInit the message carries, when the reader has it (the action stage reads it only where a
+   * matcher needs it: the deployment of a getgems sale, whose listing is read from it).
+   */
+  init_state?: string | null;
 }
 
 export interface TraceTransaction {

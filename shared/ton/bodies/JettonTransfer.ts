@@ -1,5 +1,5 @@
 import type { Slice } from '../boc/slice.js';
-import { loadAddr, loadCommentText, loadEitherSlice, loadMaybeRefSlice, sliceToBocBase64 } from './cell.js';
+import { loadAddr, loadEitherSlice, loadMaybeRefSlice, loadStrictSnakeBytes, sliceToBocBase64 } from './cell.js';
 
 /**
  * TEP-74 `transfer#0f8a7ea5 query_id:uint64 amount:(VarUInteger 16) destination:MsgAddress
@@ -50,14 +50,18 @@ export function loadJettonTransfer(s: Slice): JettonTransfer {
   return out;
 }
 
-/** Comment / STON.fi swap recognition of a forward payload (errors leave the fields unset). */
+/**
+ * Comment / STON.fi swap recognition of a forward payload (errors leave the fields unset). A comment is snake text
+ * read strictly: a chain cell that is not whole bytes or has more than one reference leaves no comment at all, as
+ * TON Center's reader rejects it.
+ */
 function readForwardPayload(p: Slice, out: JettonTransfer): void {
   if (p.remainingBits < 32) return;
   try {
     const op = p.loadUint(32);
-    if (op === 0) out.comment = loadCommentTextOrThrow(p);
+    if (op === 0) out.comment = loadStrictSnakeBytes(p);
     else if (op === 0x2167da4b) {
-      out.comment = loadCommentTextOrThrow(p);
+      out.comment = loadStrictSnakeBytes(p);
       out.encryptedComment = true;
     } else if (op === 0x25938561) {
       out.stonfiSwap = { jettonWallet: loadAddr(p), minAmount: p.loadCoins(), userAddress: loadAddr(p) };
@@ -65,13 +69,4 @@ function readForwardPayload(p: Slice, out: JettonTransfer): void {
   } catch {
     // An unparseable payload is kept as a BOC only.
   }
-}
-
-function loadCommentTextOrThrow(p: Slice): Uint8Array | null {
-  return loadCommentText(p) ?? snakeAny(p);
-}
-
-/** Snake bytes of whatever whole bytes are there (a comment whose length is not byte-aligned keeps its prefix). */
-function snakeAny(p: Slice): Uint8Array {
-  return p.loadBytes(p.remainingBits >> 3).slice();
 }

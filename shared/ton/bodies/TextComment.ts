@@ -1,9 +1,10 @@
 import type { Slice } from '../boc/slice.js';
-import { loadCommentText } from './cell.js';
+import { loadStrictSnakeBytes } from './cell.js';
 
 /**
  * A plain transfer's body: `text_comment#00000000 text:Snake` or `encrypted_comment#2167da4b data:Snake`.
- * A body of fewer than 32 bits has no comment.
+ * A body of fewer than 32 bits has no comment; nor has one whose text is empty, or whose snake chain has a cell
+ * that is not whole bytes or has more than one reference (TON Center's `TonTransferMessage` rule).
  */
 export const TEXT_COMMENT = 0x00000000;
 export const ENCRYPTED_COMMENT = 0x2167da4b;
@@ -16,5 +17,11 @@ export interface TransferComment {
 export function loadTransferComment(s: Slice): TransferComment {
   if (s.remainingBits < 32) return { encrypted: false, comment: null };
   const op = s.loadUint(32);
-  return { encrypted: op === ENCRYPTED_COMMENT, comment: loadCommentText(s) };
+  const encrypted = op === ENCRYPTED_COMMENT;
+  if (s.remainingBits < 8 || s.remainingBits % 8 !== 0 || s.remainingRefs > 1) return { encrypted, comment: null };
+  try {
+    return { encrypted, comment: loadStrictSnakeBytes(s) };
+  } catch {
+    return { encrypted, comment: null };
+  }
 }

@@ -105,25 +105,40 @@ export function loadToncoPayTo(s: Slice): ToncoPayTo {
   return { receiver0, receiver1, exitCode, amount0: r.loadCoins(), jetton0: loadAddr(r), amount1: r.loadCoins(), jetton1: loadAddr(r) };
 }
 
-/** Target router wallets and minimum outputs of a swap payload, outermost first. */
+/**
+ * Target router wallets and minimum outputs of a swap payload, outermost first. The outermost payload must parse
+ * (else this throws); a nested hop that does not parse ends the list there, keeping the hops read before it, as
+ * TON Center's recursive reader does.
+ */
 export function toncoSwapTargets(s: Slice): [string | null, bigint][] {
   const out: [string | null, bigint][] = [];
   let cur: Slice | null = s;
-  for (let guard = 0; cur !== null && guard < 16; guard++) {
-    cur.loadUint(32);
-    const target = loadAddr(cur);
-    cur.loadUintBig(160);
-    const minOut = cur.loadCoins();
-    loadAddr(cur);
-    const p = cur.loadMaybeRef();
-    if (target !== null) out.push([target, minOut]);
+  for (let depth = 0; cur !== null && depth < 16; depth++) {
+    let level: { target: string | null; minOut: bigint; payload: number };
+    try {
+      level = readSwapPayloadLevel(cur);
+    } catch (e) {
+      if (depth === 0) throw e;
+      break;
+    }
+    if (level.target !== null) out.push([level.target, level.minOut]);
     cur = null;
-    if (p >= 0) {
-      const inner = refSlice(s, p);
+    if (level.payload >= 0) {
+      const inner = refSlice(s, level.payload);
       if (inner.remainingBits >= 32 && inner.preloadUint(32) === TONCO_POOL_SWAP) cur = inner;
     }
   }
   return out;
+}
+
+/** One `POOLV3_SWAP` payload level: `op target:MsgAddress price_limit:uint160 min_out:Coins recipient:MsgAddress payload:(Maybe ^Cell)`. */
+function readSwapPayloadLevel(cur: Slice): { target: string | null; minOut: bigint; payload: number } {
+  cur.loadUint(32);
+  const target = loadAddr(cur);
+  cur.loadUintBig(160);
+  const minOut = cur.loadCoins();
+  loadAddr(cur);
+  return { target, minOut, payload: cur.loadMaybeRef() };
 }
 
 /**

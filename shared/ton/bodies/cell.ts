@@ -73,6 +73,32 @@ export function loadSnakeBytes(s: Slice): Uint8Array {
   return out;
 }
 
+/**
+ * Snake bytes read the way TON Center's classifier reads them (pytoniq `load_snake_bytes`): every cell of the
+ * chain must hold whole bytes and at most one reference, else the text is rejected (throws) rather than cut.
+ */
+export function loadStrictSnakeBytes(s: Slice): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let cur: Slice | null = s;
+  let total = 0;
+  for (let guard = 0; cur !== null; guard++) {
+    if (guard >= 1024) throw new Error('snake string too long');
+    if (cur.remainingBits % 8 !== 0) throw new Error(`snake cell of ${cur.remainingBits} bits`);
+    if (cur.remainingRefs > 1) throw new Error(`snake cell with ${cur.remainingRefs} references`);
+    const bytes = cur.loadBytes(cur.remainingBits >> 3).slice();
+    parts.push(bytes);
+    total += bytes.length;
+    cur = cur.remainingRefs > 0 ? new Slice(cur.boc, cur.loadRef()) : null;
+  }
+  const out = new Uint8Array(total);
+  let p = 0;
+  for (const b of parts) {
+    out.set(b, p);
+    p += b.length;
+  }
+  return out;
+}
+
 /** Text as TON Center stores a comment: invalid UTF-8 bytes as `\xNN`, NUL characters removed. */
 export function decodeComment(bytes: Uint8Array): string {
   let out = '';

@@ -1,6 +1,7 @@
 import type { AccountInterfaces } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
 import { MULTISIG_APPROVE, MULTISIG_APPROVE_ACCEPTED, MULTISIG_APPROVE_REJECTED, MULTISIG_EXECUTE, MULTISIG_INIT_ORDER, loadMultisigOrderData } from '../bodies/Multisig.js';
+import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
 import { interfacesOfCode } from './repository.js';
 
 /**
@@ -14,7 +15,8 @@ import { interfacesOfCode } from './repository.js';
  *    first: `status:uint4 balance:Coins owner_address:MsgAddressInt jetton_master_address:MsgAddressInt`
  *    (stablecoin-contract jetton-wallet.fc `storage#_`). Either way the fields `get_wallet_data` returns;
  *  - NFT item (TEP-62 reference item): `index:uint64 collection_address:MsgAddress owner_address:MsgAddress
- *    content:^Cell` (before initialisation only index and collection).
+ *    content:^Cell` (before initialisation only index and collection);
+ *  - getgems fixed-price sale (known by its code hash only): getgems-sale.ts, per version;
  *  - multisig v2 order (multisig-contract-v2 order.func `load_data`, read by bodies/Multisig.ts): the multisig, and
  *    the signers from the data's first reference when it is at hand. A deployed multisig runs its orders with the
  *    order code as a library reference, so the code hash need not be a known one: an order also shows by taking
@@ -70,12 +72,21 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
  */
 export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
   const r = reading(codeHash, evidence);
-  return r.jettonWallet || r.nftItem || r.multisigOrder;
+  return r.jettonWallet || r.nftItem || r.multisigOrder || getgemsSaleVersion(codeHash) !== null;
+}
+
+/**
+ * Whether a matcher reads the StateInit that deployed an account of this code (a getgems sale: its listing,
+ * shared/ton/actions/marketplace.ts), so that the reader fetches it for the deploying message.
+ */
+export function deploymentNeedsInit(codeHash: string | null): boolean {
+  return getgemsSaleVersion(codeHash) !== null;
 }
 
 /**
  * The facts of one account. `state.dataBoc` is its data cell, or that cell's own bits without its references (every
- * field read here is in the data root's bits: shared/ton/cells `recordBitsBoc`).
+ * jetton wallet and NFT item field read here is in the data root's bits: shared/ton/cells `recordBitsBoc`; a sale's
+ * fees are in a referenced cell).
  */
 export function accountFacts(address: string, state: { codeHash: string | null; dataBoc: string | null }, evidence: AccountEvidence): AccountInterfaces | undefined {
   const r = reading(state.codeHash, evidence);
@@ -111,5 +122,7 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
       // Not an order's layout.
     }
   }
-  return out.jettonWallet || out.nftItem || out.multisigOrder ? out : undefined;
+  const sale = getgemsSaleFacts(address, state.codeHash, state.dataBoc);
+  if (sale !== null) out.nftSale = sale;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
