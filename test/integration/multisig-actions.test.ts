@@ -2,6 +2,7 @@ import { Address, Cell, Dictionary, beginCell, internal, parseTuple, storeMessag
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBocRoot } from '../../shared/sources/devnet/cell.js';
 import type { StdAddr } from '../../shared/sources/devnet/tlb.js';
+import { actionDetails } from '../../shared/ton/actions/api.js';
 import { methodId } from '../../shared/tvm/method-id.js';
 import { type ChainScenario, type IndexedScenario, type SentExternal, chainScenario, rawAddress } from '../helpers/chain-traces.js';
 
@@ -103,6 +104,19 @@ describe('multisig v2 actions from the real contracts on the devnet', () => {
     const d = a.multisig_create_order_data;
     expect(d).toMatchObject({ query_id: CREATE_QUERY.toString(), order_seqno: '0', is_created_by_signer: true, is_signed_by_creator: true, creator_index: 0, expiration_date: expiration });
     sameCell(d.order_boc, orderCell);
+    // API v3 details, as ton-index-go's ActionDetailsMultisigCreateOrder spreads them.
+    expect(actionDetails(a as never)).toEqual({
+      query_id: CREATE_QUERY.toString(),
+      order_seqno: '0',
+      is_created_by_signer: true,
+      is_signed_by_creator: true,
+      creator_index: 0,
+      expiration_date: expiration,
+      order_boc: d.order_boc,
+      source: a.source,
+      destination: a.destination,
+      destination_order: orderAddress,
+    });
     expect(a.accounts).toEqual(expect.arrayContaining([rawAddress(s.actors.multisig.signers[0]!.address), rawAddress(s.actors.multisig.address), orderAddress]));
     // The order's deployment is lifted to the top level (TON Center `unwind_deployments`).
     expect(top(rows).map((r) => r.type).sort()).toEqual(['contract_deploy', 'multisig_create_order']);
@@ -159,6 +173,7 @@ describe('multisig v2 actions from the real contracts on the devnet', () => {
     expect(a.source).toBe(rawAddress(s.actors.multisig.signers[2]!.address));
     expect(a.destination).toBe(orderAddress);
     expect(a.multisig_approve_data).toEqual({ signer_index: -1, exit_code: ALREADY_EXECUTED });
+    expect(actionDetails(a as never)).toEqual({ signer_index: -1, exit_code: ALREADY_EXECUTED, source: a.source, destination: orderAddress });
     expect(top(rows).map((r) => r.type)).toEqual(['multisig_approve']);
   });
 
