@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { assembleTrace } from '../../../test/helpers/assembled-trace.js';
 import { actionDetails } from './api.js';
 import { createClassifier } from './index.js';
+import type { AccountInterfaces } from './interfaces.js';
 import { rowToJson } from './row.js';
 
 /*
@@ -28,6 +29,36 @@ it('a failed swap returned by the MEV protector: one coffee_mev_protect_failed_s
   expect(r.tx_hashes).toContain(trace.transactions.find((t) => t.account === USER)!.hash);
   expect(Object.keys(r).filter((k) => k.endsWith('_data'))).toEqual([]);
   expect(actionDetails(r as never)).toBeNull();
+});
+
+it('a failed swap refunded in jettons (the message as the transfer payload): the jetton transfer folded into it', () => {
+  const MEV_WALLET = '0:' + '6F'.repeat(32);
+  const USER_WALLET = '0:' + '76'.repeat(32);
+  const JETTON = '0:' + '77'.repeat(32);
+  const interfaces = new Map<string, AccountInterfaces>([
+    [MEV_WALLET, { jettonWallet: { address: MEV_WALLET, owner: MEV, jetton: JETTON } }],
+    [USER_WALLET, { jettonWallet: { address: USER_WALLET, owner: USER, jetton: JETTON } }],
+  ]);
+  const payload = beginCell().storeUint(0xee51ce51, 32).storeUint(99n, 64).storeAddress(Address.parseRaw(USER)).endCell();
+  const amount = 12_345n;
+  const transfer = beginCell().storeUint(0x0f8a7ea5, 32).storeUint(1n, 64).storeCoins(amount).storeAddress(Address.parseRaw(USER)).storeAddress(Address.parseRaw(MEV)).storeMaybeRef(null).storeCoins(1n).storeBit(1).storeRef(payload).endCell();
+  const internal = beginCell().storeUint(0x178d4519, 32).storeUint(1n, 64).storeCoins(amount).storeAddress(Address.parseRaw(MEV)).storeAddress(Address.parseRaw(MEV)).storeCoins(1n).storeBit(1).storeRef(payload).endCell();
+  const notify = beginCell().storeUint(0x7362d09c, 32).storeUint(1n, 64).storeCoins(amount).storeAddress(Address.parseRaw(MEV)).storeBit(1).storeRef(payload).endCell();
+  const trace = assembleTrace(
+    {
+      from: null,
+      to: MEV,
+      body: beginCell().storeUint(0x11223344, 32).endCell(),
+      children: [{ from: MEV, to: MEV_WALLET, body: transfer, children: [{ from: MEV_WALLET, to: USER_WALLET, body: internal, children: [{ from: USER_WALLET, to: USER, body: notify }] }] }],
+    },
+    'mev-failed-jetton',
+  );
+  const rows = createClassifier((a) => interfaces.get(a)).classify(trace);
+  const top = rows.filter((r) => r.parent_action_id === null);
+  expect(top.map((r) => r.type)).toEqual(['coffee_mev_protect_failed_swap']);
+  expect(rowToJson(top[0]!)).toMatchObject({ success: true, source: null, destination: null, asset: null, amount: null });
+  // The jetton transfer it was built from is its child row.
+  expect(rows.filter((r) => r.parent_action_id === top[0]!.action_id).map((r) => r.type)).toContain('jetton_transfer');
 });
 
 it('another opcode from the MEV protector is no failed swap', () => {

@@ -2,6 +2,7 @@ import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { type MessageSpec, assembleTrace } from '../../../test/helpers/assembled-trace.js';
 import { createClassifier } from './index.js';
+import type { AccountInterfaces } from './interfaces.js';
 import { rowToJson } from './row.js';
 
 /*
@@ -66,8 +67,18 @@ const op = (code: number): Cell => beginCell().storeUint(code, 32).storeUint(7n,
 /** The liquidator's wallet (external) → its liquidate_master to the master → ... */
 const fromWallet = (toMaster: MessageSpec): MessageSpec => ({ from: null, to: LIQUIDATOR, body: empty(), children: [toMaster] });
 
+// A liquidation paid in jettons: the liquidator's jetton wallet, the master's, the jetton (TEP-74).
+const LIQUIDATOR_WALLET = addr(0x55);
+const MASTER_WALLET = addr(0x66);
+const JETTON = addr(0x77);
+const interfaces = new Map<string, AccountInterfaces>([
+  [LIQUIDATOR_WALLET, { jettonWallet: { address: LIQUIDATOR_WALLET, owner: LIQUIDATOR, jetton: JETTON } }],
+  [MASTER_WALLET, { jettonWallet: { address: MASTER_WALLET, owner: MASTER, jetton: JETTON } }],
+]);
+const withPayload = (b: ReturnType<typeof beginCell>, payload: Cell): Cell => b.storeBit(1).storeRef(payload).endCell();
+
 function classify(root: MessageSpec, name: string): Record<string, any>[] {
-  const rows = createClassifier(() => undefined).classify(assembleTrace(root, name));
+  const rows = createClassifier((a) => interfaces.get(a)).classify(assembleTrace(root, name));
   return rows.filter((r) => r.parent_action_id === null).map((r) => rowToJson(r) as Record<string, any>);
 }
 
@@ -130,6 +141,46 @@ describe('evaa_liquidate (assembled traces)', () => {
       destination_secondary: USER_CONTRACT.toLowerCase(),
       amount: '0',
       evaa_liquidate_data: { asset_id: '0x' + COLLATERAL.toString(16), fail_reason: 'not_liquidatable', debt_amount: INCOMING.toString() },
+    });
+  });
+
+  it('a liquidation paid in jettons (liquidate_master as the transfer payload) the user contract refuses', () => {
+    const payload = master();
+    const jettons = 6_000_000n;
+    const transfer = withPayload(beginCell().storeUint(0x0f8a7ea5, 32).storeUint(7n, 64).storeCoins(jettons).storeAddress(A(MASTER)).storeAddress(A(LIQUIDATOR)).storeMaybeRef(null).storeCoins(300_000_000n), payload);
+    const internal = withPayload(beginCell().storeUint(0x178d4519, 32).storeUint(7n, 64).storeCoins(jettons).storeAddress(A(LIQUIDATOR)).storeAddress(A(LIQUIDATOR)).storeCoins(300_000_000n), payload);
+    const notify = withPayload(beginCell().storeUint(0x7362d09c, 32).storeUint(7n, 64).storeCoins(jettons).storeAddress(A(LIQUIDATOR)), payload);
+    const rows = classify(
+      fromWallet({
+        from: LIQUIDATOR,
+        to: LIQUIDATOR_WALLET,
+        body: transfer,
+        children: [
+          {
+            from: LIQUIDATOR_WALLET,
+            to: MASTER_WALLET,
+            body: internal,
+            children: [
+              {
+                from: MASTER_WALLET,
+                to: MASTER,
+                body: notify,
+                children: [{ from: MASTER, to: USER_CONTRACT, body: liquidateUser(), children: [{ from: USER_CONTRACT, to: MASTER, body: unsatisfied(0xe006), children: [{ from: MASTER, to: LIQUIDATOR, body: op(0x311f) }] }] }],
+              },
+            ],
+          },
+        ],
+      }),
+      'liq-jetton',
+    );
+    expect(rows.map((r) => r.type)).toEqual(['evaa_liquidate']);
+    expect(rows[0]).toMatchObject({
+      success: false,
+      source: LIQUIDATOR.toLowerCase(),
+      destination: BORROWER.toLowerCase(),
+      destination_secondary: USER_CONTRACT.toLowerCase(),
+      amount: '0',
+      evaa_liquidate_data: { fail_reason: 'user_not_enough_collateral', debt_amount: INCOMING.toString() },
     });
   });
 
