@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenesisAccount } from '../../shared/sources/devnet/chain.js';
+import { type StoredAction, actionDetails } from '../../shared/ton/actions/api.js';
 import { type DCell, DBuilder, EMPTY_CELL, parseBocRoot } from '../../shared/sources/devnet/cell.js';
 import { TON } from '../../shared/sources/devnet/genesis.js';
 import type { StdAddr } from '../../shared/sources/devnet/tlb.js';
 import { type Wallet, contractAddress, contractCode, externalMessage, signHash, stateInit } from '../../shared/sources/devnet/wallets.js';
 import { type ChainScenario, type IndexedScenario, type SentExternal, chainScenario, rawAddress } from '../helpers/chain-traces.js';
+import { readFixture } from '../helpers/fixtures.js';
 
 /*
  * Matchers with no case in the local action corpus, checked on traces of the real contracts on a devnet chain (real
@@ -16,19 +16,19 @@ import { type ChainScenario, type IndexedScenario, type SentExternal, chainScena
  * subscription's data.
  *
  *  - DNS records (dns-contract func/nft-item.fc, `op::change_dns_record`): a .ton domain item of the genesis DNS
- *    collection, added to the genesis already owned by a wallet; the owner sets a record (change_dns), removes it
- *    (delete_dns) and sends the zero key without a value, which only refreshes `last_fill_up_time` (renew_dns).
+ *    collection, added to the genesis already owned by a wallet; the owner sets records of each kind (change_dns),
+ *    removes one (delete_dns) and sends the zero key without a value, which only refreshes `last_fill_up_time`
+ *    (renew_dns); another wallet's attempt is refused by the item (a failed change_dns).
  *  - NFT discovery (TEP-62 `get_static_data` → `report_static_data`) on a genesis NFT item and on the DNS item.
  *  - Subscriptions: the wallet v4r2 plugin flow (ton-blockchain/wallet-contract wallet-v4-code.fc, op 1 "deploy and
  *    install plugin", op 3 "remove plugin"; simple-subscription-plugin.fc, the code of
  *    ../shared/fixtures/contracts/subscription_v1_tonweb.code.boc): the first payment sent with the deployment,
  *    a later payment the plugin requests itself, and the removal.
+ * Where a test also checks the API v3 `details`, the layout is ton-index-go's (index/parse/actions.go, models).
  */
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/contracts');
-const SUBSCRIPTION_CODE = parseBocRoot(readFileSync(path.join(FIXTURES, 'subscription_v1_tonweb.code.boc')));
+const SUBSCRIPTION_CODE = parseBocRoot(readFixture('contracts/subscription_v1_tonweb.code.boc'));
 
-const GENESIS = 1_760_000_000; // chain-traces.ts GENESIS_UTIME: the subscription's start_time
 const DNS_DOMAIN = 'tonflow-devnet';
 const DNS_TEXT = 'tonflow devnet record';
 const SUB_AMOUNT = 2n * TON;
@@ -84,13 +84,13 @@ function dnsItemData(index: bigint, collection: StdAddr, owner: StdAddr, domain:
  * simple-subscription-plugin.fc storage: `wallet beneficiary amount:Grams period:uint32 start_time:uint32
  * timeout:uint32 last_payment_time:uint32 last_request_time:uint32 failed_attempts:uint8 subscription_id:uint32`.
  */
-function subscriptionData(wallet: StdAddr, beneficiary: StdAddr): DCell {
+function subscriptionData(wallet: StdAddr, beneficiary: StdAddr, startTime: number): DCell {
   return cell((b) => {
     b.storeAddress(wallet);
     b.storeAddress(beneficiary);
     b.storeCoins(SUB_AMOUNT);
     b.storeUint(SUB_PERIOD, 32);
-    b.storeUint(GENESIS, 32);
+    b.storeUint(startTime, 32);
     b.storeUint(1, 32); // timeout
     b.storeUint(0, 32);
     b.storeUint(0, 32);
@@ -121,6 +121,7 @@ let ix: IndexedScenario;
 let dnsOwner: Wallet;
 let dnsItem: StdAddr;
 let dnsIndex: bigint;
+let genesisTime: number;
 let discoverer: Wallet;
 let subscriber: Wallet;
 let beneficiary: Wallet;
@@ -135,6 +136,7 @@ beforeAll(async () => {
   s = await chainScenario({
     seed: 'actions-scenarios',
     extraAccounts: (actors, now): GenesisAccount[] => {
+      genesisTime = now;
       const itemCode = contractCode('dnsItem');
       const initData = cell((b) => {
         b.storeUint(dnsIndex, 256);
@@ -186,7 +188,7 @@ beforeAll(async () => {
   sent.discoverDns = await s.send(discoverer, [{ to: dnsItem, value: TON / 10n, bounce: true, body: queryBody(0x2fcb26a2, 22n) }]);
 
   // The subscriber's wallet takes only plugin externals here, so its seqno is counted locally.
-  const init = stateInit(SUBSCRIPTION_CODE, subscriptionData(subscriber.address, beneficiary.address));
+  const init = stateInit(SUBSCRIPTION_CODE, subscriptionData(subscriber.address, beneficiary.address, genesisTime));
   plugin = { workchain: 0, hash: init.hash() };
   sent.subscribeDeploy = await s.sendExternal(
     v4PluginExternal(subscriber, 0, s.now, (b) => {
@@ -226,6 +228,9 @@ function only(sentExt: SentExternal | undefined, type: string): Record<string, u
   return of[0]!;
 }
 
+/** The action's API v3 `details`, as ton-index-go's ParseRawAction spreads the stored row (shared/ton/actions/api.ts). */
+const details = (a: Record<string, unknown>) => actionDetails(a as unknown as StoredAction);
+
 describe('DNS records on a .ton domain item', () => {
   it('a record set by the owner is change_dns with its key and the smart-contract address value', () => {
     const a = only(sent.changeSmc, 'change_dns');
@@ -239,6 +244,13 @@ describe('DNS records on a .ton domain item', () => {
       value: rawAddress(beneficiary.address),
       flags: 0,
       address: null,
+    });
+    expect(details(a)).toEqual({
+      key: categoryKey('wallet').toString('hex'),
+      value: { sum_type: 'DNSSmcAddress', dns_smc_address: rawAddress(beneficiary.address), dns_adnl_address: null, dns_text: null, dns_next_resolver_address: null, dns_storage_address: null, flags: 0 },
+      source: rawAddress(dnsOwner.address),
+      asset: rawAddress(dnsItem),
+      nft_collection: rawAddress(s.actors.dns.collection),
     });
   });
 
@@ -264,6 +276,8 @@ describe('DNS records on a .ton domain item', () => {
     const a = only(sent.changeText, 'change_dns');
     expect(a.success).toBe(true);
     expect(a['change_dns_record_data']).toEqual({ key: categoryKey('text').toString('hex'), value_schema: 'DNSText', value: DNS_TEXT, flags: null, address: null });
+    // ton-index-go's ParseRawAction puts a DNSText value under dns_storage_address.
+    expect(details(a)?.['value']).toEqual({ sum_type: 'DNSText', dns_smc_address: null, dns_adnl_address: null, dns_text: null, dns_next_resolver_address: null, dns_storage_address: DNS_TEXT, flags: null });
   });
 
   it('a record sent by someone else than the owner is a failed change_dns from that sender', () => {
@@ -281,6 +295,7 @@ describe('DNS records on a .ton domain item', () => {
     expect(a['destination']).toBe(rawAddress(dnsItem));
     expect(a['asset']).toBe(rawAddress(s.actors.dns.collection));
     expect(a['change_dns_record_data']).toEqual({ key: categoryKey('wallet').toString('hex'), value_schema: null, flags: null, address: null });
+    expect(details(a)).toEqual({ hash: categoryKey('wallet').toString('hex'), source: rawAddress(dnsOwner.address), asset: rawAddress(dnsItem), nft_collection: rawAddress(s.actors.dns.collection) });
   });
 
   it('the zero key without a value is renew_dns', () => {
@@ -289,6 +304,7 @@ describe('DNS records on a .ton domain item', () => {
     expect(a['source']).toBe(rawAddress(dnsOwner.address));
     expect(a['destination']).toBe(rawAddress(dnsItem));
     expect(a['asset']).toBe(rawAddress(s.actors.dns.collection));
+    expect(details(a)).toEqual({ source: rawAddress(dnsOwner.address), asset: rawAddress(dnsItem), nft_collection: rawAddress(s.actors.dns.collection) });
   });
 });
 
@@ -300,6 +316,7 @@ describe('NFT discovery', () => {
     expect(a['asset_secondary']).toBe(rawAddress(s.actors.nft.itemAddress(5)));
     expect(a['asset']).toBe(rawAddress(s.actors.nft.collection));
     expect(String((a['nft_transfer_data'] as Record<string, unknown>)['nft_item_index'])).toBe('5');
+    expect(details(a)).toEqual({ source: rawAddress(discoverer.address), nft_item: rawAddress(s.actors.nft.itemAddress(5)), nft_collection: rawAddress(s.actors.nft.collection), nft_item_index: '5' });
   });
 
   it('on a DNS item, the index is the 256-bit hash of the domain', () => {
@@ -327,6 +344,7 @@ describe('wallet v4 subscription plugin', () => {
     expect(a['destination']).toBe(rawAddress(beneficiary.address));
     expect(a['destination_secondary']).toBe(rawAddress(plugin));
     expect(String(a['amount'])).toBe(String(SUB_AMOUNT));
+    expect(details(a)).toEqual({ subscriber: rawAddress(subscriber.address), beneficiary: rawAddress(beneficiary.address), subscription: rawAddress(plugin), amount: String(SUB_AMOUNT) });
   });
 
   it('the plugin removed by the wallet is unsubscribe, the plugin paying out to the beneficiary', () => {
@@ -335,5 +353,7 @@ describe('wallet v4 subscription plugin', () => {
     expect(a['source']).toBe(rawAddress(subscriber.address));
     expect(a['destination']).toBe(rawAddress(beneficiary.address));
     expect(a['destination_secondary']).toBe(rawAddress(plugin));
+    // No amount: ton-index-go omits it (`amount,omitempty`).
+    expect(details(a)).toEqual({ subscriber: rawAddress(subscriber.address), beneficiary: rawAddress(beneficiary.address), subscription: rawAddress(plugin) });
   });
 });
