@@ -109,6 +109,18 @@ describeFixtures('account facts against the contracts’ own get-methods (real T
     expect(byInit?.multisigOrder).toEqual(expected);
   });
 
+  it('a .ton domain item (dns-contract), whose index is a uint256: index, collection and owner as get_nft_data answers', async () => {
+    const code = Cell.fromBoc(readFixture('contracts/dns_item_ton4j.code.boc'))[0]!;
+    const domain = beginCell().storeStringTail('tonflow').endCell();
+    const content = beginCell().storeUint(0, 8).storeDict(null).endCell();
+    // nft-item.fc store_data: index:uint256 collection owner content:^Cell domain:^Cell auction:(Maybe ^Cell) last_fill_up_time:uint64
+    const data = beginCell().storeUint(BigInt('0x' + domain.hash().toString('hex')), 256).storeAddress(COLLECTION).storeAddress(OWNER).storeRef(content).storeRef(domain).storeMaybeRef(null).storeUint(1_760_000_000, 64).endCell();
+    const [init, index, collection, owner] = await getMethod(code, data, 'get_nft_data');
+    const facts = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
+    expect(facts?.nftItem).toEqual({ address: SELF, index: int(index!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n });
+    expect(facts?.nftItem?.collection).toBe(raw(COLLECTION));
+  });
+
   it('needs the data only of accounts whose code or messages show a jetton wallet or an NFT item', () => {
     const wallet = Cell.fromBoc(readFixture('contracts/jetton_wallet_tonweb_standard.code.boc'))[0]!;
     expect(factsNeedData(codeHash(wallet), NONE)).toBe(true);

@@ -15,7 +15,9 @@ import { interfacesOfCode } from './repository.js';
  *    first: `status:uint4 balance:Coins owner_address:MsgAddressInt jetton_master_address:MsgAddressInt`
  *    (stablecoin-contract jetton-wallet.fc `storage#_`). Either way the fields `get_wallet_data` returns;
  *  - NFT item (TEP-62 reference item): `index:uint64 collection_address:MsgAddress owner_address:MsgAddress
- *    content:^Cell` (before initialisation only index and collection);
+ *    content:^Cell` (before initialisation only index and collection); a .ton domain item, known by its code hash,
+ *    has a 256-bit index (dns-contract nft-item.fc `load_data`: `index:uint256 collection_address owner_address
+ *    content:^Cell domain:^Cell auction:(Maybe ^Cell) last_fill_up_time:uint64`);
  *  - getgems fixed-price sale (known by its code hash only): getgems-sale.ts, per version;
  *  - multisig v2 order (multisig-contract-v2 order.func `load_data`, read by bodies/Multisig.ts): the multisig, and
  *    the signers from the data's first reference when it is at hand. A deployed multisig runs its orders with the
@@ -46,6 +48,8 @@ export interface AccountEvidence {
 
 /** Code names (code-hashes.ts) of jetton wallets whose data starts with `status:uint4` (governed / stablecoin wallets). */
 const STATUS_FIRST_WALLETS = new Set(['jetton_wallet_governed']);
+/** Code names of NFT items whose index is a uint256 (.ton domains: the hash of the domain name). */
+const WIDE_INDEX_ITEMS = new Set(['dns_item']);
 
 interface Reading {
   names: Set<string>;
@@ -106,7 +110,7 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
   if (state.dataBoc !== null && r.nftItem) {
     try {
       const s = bodySlice(state.dataBoc);
-      const index = s.loadUintBig(64);
+      const index = s.loadUintBig([...r.names].some((n) => WIDE_INDEX_ITEMS.has(n)) ? 256 : 64);
       const collection = loadAddr(s);
       const owner = s.remainingBits > 0 ? loadAddr(s) : null;
       out.nftItem = { address, index, collection, owner, init: owner !== null };
