@@ -15,6 +15,7 @@ import { coffeeFamily } from './coffee.js';
 import { electionsFamily } from './elections.js';
 import { subscriptionsFamily } from './subscriptions.js';
 import { dnsFamily } from './dns.js';
+import { auctionFamily } from './auctions.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -25,7 +26,7 @@ export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
 export { ACTION_TYPE_SHORTCUTS, actionsForClient, expandActionTypes } from './versioning.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily, coffeeFamily, electionsFamily, subscriptionsFamily, dnsFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily, coffeeFamily, electionsFamily, subscriptionsFamily, dnsFamily, auctionFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {

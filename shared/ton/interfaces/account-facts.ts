@@ -1,5 +1,6 @@
 import type { AccountInterfaces } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
+import { readNftAuction } from './auction-facts.js';
 import { interfacesOfCode } from './repository.js';
 
 /**
@@ -13,7 +14,9 @@ import { interfacesOfCode } from './repository.js';
  *    first: `status:uint4 balance:Coins owner_address:MsgAddressInt jetton_master_address:MsgAddressInt`
  *    (stablecoin-contract jetton-wallet.fc `storage#_`). Either way the fields `get_wallet_data` returns;
  *  - NFT item (TEP-62 reference item): `index:uint64 collection_address:MsgAddress owner_address:MsgAddress
- *    content:^Cell` (before initialisation only index and collection).
+ *    content:^Cell` (before initialisation only index and collection); a TON DNS item (dns-contract nft-item.fc
+ *    `store_data`) the same with `index:uint256`;
+ *  - getgems auction: auction-facts.ts.
  * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
  * basic blocks, as TON Center does for an account whose get-methods fail).
  */
@@ -41,6 +44,7 @@ interface Reading {
   names: Set<string>;
   jettonWallet: boolean;
   nftItem: boolean;
+  nftAuction: boolean;
 }
 
 function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
@@ -51,6 +55,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
     names: new Set(known.map((i) => i.name)),
     jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS),
     nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS),
+    nftAuction: kinds.has('nft_auction'),
   };
 }
 
@@ -60,7 +65,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
  */
 export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
   const r = reading(codeHash, evidence);
-  return r.jettonWallet || r.nftItem;
+  return r.jettonWallet || r.nftItem || r.nftAuction;
 }
 
 /**
@@ -85,13 +90,19 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
   if (state.dataBoc !== null && r.nftItem) {
     try {
       const s = bodySlice(state.dataBoc);
-      const index = s.loadUintBig(64);
+      const dns = interfacesOfCode(state.codeHash).some((i) => i.kind === 'dns_item');
+      const index = s.loadUintBig(dns ? 256 : 64);
       const collection = loadAddr(s);
       const owner = s.remainingBits > 0 ? loadAddr(s) : null;
       out.nftItem = { address, index, collection, owner, init: owner !== null };
+      if (dns) out.nftItem.dns = true;
     } catch {
       // Not the reference layout.
     }
   }
-  return out.jettonWallet || out.nftItem ? out : undefined;
+  if (state.dataBoc !== null && r.nftAuction) {
+    const auction = readNftAuction(address, state.codeHash, state.dataBoc);
+    if (auction !== null) out.nftAuction = auction;
+  }
+  return out.jettonWallet || out.nftItem || out.nftAuction ? out : undefined;
 }
