@@ -82,6 +82,19 @@ describeFixtures('account facts against the contracts’ own get-methods (real T
     expect(facts?.nftItem).toEqual({ address: SELF, index: int(index!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n });
   });
 
+  it('a TON DNS item (index:uint256): index, collection and owner as get_nft_data answers, marked as a DNS item', async () => {
+    const code = Cell.fromBoc(readFixture('contracts/dns_item_ton4j.code.boc'))[0]!;
+    const index = BigInt('0x' + 'c3'.repeat(32));
+    const content = beginCell().storeUint(0, 8).storeDict(null).endCell();
+    const domain = beginCell().storeStringTail('alice').endCell();
+    // dns-contract nft-item.fc store_data: index:uint256 collection owner ^content ^domain auction:(Maybe ^Cell) last_fill_up_time:uint64
+    const data = beginCell().storeUint(index, 256).storeAddress(COLLECTION).storeAddress(OWNER).storeRef(content).storeRef(domain).storeMaybeRef(null).storeUint(1_759_000_000, 64).endCell();
+    const [init, idx, collection, owner] = await getMethod(code, data, 'get_nft_data');
+    const facts = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
+    expect(facts?.nftItem).toEqual({ address: SELF, index: int(idx!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n, dns: true });
+    expect(facts?.nftItem?.index).toBe(index);
+  });
+
   it('needs the data only of accounts whose code or messages show a jetton wallet or an NFT item', () => {
     const wallet = Cell.fromBoc(readFixture('contracts/jetton_wallet_tonweb_standard.code.boc'))[0]!;
     expect(factsNeedData(codeHash(wallet), NONE)).toBe(true);
