@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type DCell, DBuilder, parseBocRoot } from '../../shared/sources/devnet/cell.js';
+import { TON } from '../../shared/sources/devnet/genesis.js';
+import type { StdAddr } from '../../shared/sources/devnet/tlb.js';
+import { nftTransferBody } from '../../shared/sources/devnet/traffic.js';
+import { commentBody, contractAddress } from '../../shared/sources/devnet/wallets.js';
+import { describeFixtures, readFixture } from '../helpers/fixtures.js';
+import { type ChainScenario, type IndexedScenario, type SentExternal, chainScenario, rawAddress } from '../helpers/chain-traces.js';
+
+/*
+ * Getgems auctions on the real contract (fixtures contracts/getgems_nft_auction_v3_r3, getgems-io/nft-contracts
+ * nft-auction-v3r3.func) on a devnet chain, indexed by the embedded pipeline: two auctions of the genesis
+ * collection's items, deployed at genesis with data in the contract's layout (auction-facts.ts) and no owner yet,
+ * so that the item's arrival (ownership_assigned) activates them. Auction A: the owner hands the item over, two
+ * wallets bid (the second outbids the first), the winner sends `finish` after the end time. Auction B: the owner
+ * hands the item over and sends `cancel`. Every expected value is what the scenario did: who sent what, the
+ * auction's configuration in its data, and the amounts the contract's source computes (the refund of an outbid bid
+ * is the bid less the contract's 0.005577 TON, `return_last_bid`).
+ */
+
+const GENESIS = 1_760_000_000;
+const END_A = GENESIS + 120;
+const FEES = { mpFactor: 5, mpBase: 100, royaltyFactor: 10, royaltyBase: 100 };
+const MIN_BID = 1n * TON;
+
+let s: ChainScenario;
+let ix: IndexedScenario;
+const sent: Record<string, SentExternal> = {};
+let auctionA: StdAddr;
+let auctionB: StdAddr;
+
+function auctionData(nft: StdAddr, marketplace: StdAddr, mpFee: StdAddr, royalty: StdAddr, endTime: number): DCell {
+  const fees = new DBuilder();
+  fees.storeAddress(mpFee);
+  fees.storeAddress(royalty);
+  const constants = new DBuilder();
+  constants.storeAddress(marketplace);
+  constants.storeCoins(MIN_BID);
+  constants.storeCoins(0n); // max_bid: none
+  constants.storeUint(5, 7); // min_step, percent
+  constants.storeUint(10, 17); // step_time
+  constants.storeAddress(nft);
+  constants.storeUint(GENESIS, 32); // created_at
+  const b = new DBuilder();
+  b.storeInt(0, 1); // end?
+  b.storeInt(0, 1); // is_canceled?
+  b.storeAddress(null); // last_member
+  b.storeCoins(0n); // last_bid
+  b.storeUint(0, 32); // last_bid_at
+  b.storeUint(endTime, 32);
+  b.storeAddress(null); // nft_owner: set by the item's ownership_assigned
+  b.storeUint(0, 64); // last_query_id
+  b.storeUint(FEES.mpFactor, 32);
+  b.storeUint(FEES.mpBase, 32);
+  b.storeUint(FEES.royaltyFactor, 32);
+  b.storeUint(FEES.royaltyBase, 32);
+  b.storeRef(fees.endCell());
+  b.storeRef(constants.endCell());
+  return b.endCell();
+}
+
+type Actions = IndexedScenario['actions'] extends Map<string, infer A> ? A : never;
+
+/** The one top-level action of `type` (child rows, under non-v1 parents, have a parent_action_id). */
+const find = (actions: Actions, type: string) => {
+  const found = actions.filter((a) => a.type === type && a['parent_action_id'] === null);
+  expect(found.map((a) => a.type), `one ${type} among ${actions.map((a) => a.type).join(', ')}`).toEqual([type]);
+  return found[0]!;
+};
+
+describeFixtures('getgems auctions on the real contract (devnet)', () => {
+  beforeAll(async () => {
+    const code = parseBocRoot(readFixture('contracts/getgems_nft_auction_v3_r3.code.boc'));
+    s = await chainScenario({
+      seed: 'auction-actions',
+      extraAccounts: (actors) => {
+        const w = actors.wallets;
+        const dataA = auctionData(actors.nft.itemAddress(0), w[6]!.address, w[7]!.address, w[8]!.address, END_A);
+        const dataB = auctionData(actors.nft.itemAddress(1), w[6]!.address, w[7]!.address, w[8]!.address, GENESIS + 86_400);
+        auctionA = contractAddress(0, code, dataA);
+        auctionB = contractAddress(0, code, dataB);
+        return [
+          { workchain: 0, hash: auctionA.hash, code, data: dataA, balance: TON },
+          { workchain: 0, hash: auctionB.hash, code, data: dataB, balance: TON },
+        ];
+      },
+    });
+    const w = s.actors.wallets;
+    const n = s.actors.nft;
+    // Genesis: item i belongs to wallets[i].
+    sent.handOverA = await s.send(w[0]!, [{ to: n.itemAddress(0), value: TON / 5n, bounce: true, body: nftTransferBody(1n, auctionA, w[0]!.address, TON / 20n) }]);
+    sent.bid1 = await s.send(w[3]!, [{ to: auctionA, value: 2n * TON, bounce: true }]);
+    sent.bid2 = await s.send(w[4]!, [{ to: auctionA, value: 3n * TON, bounce: true }]);
+    while (s.now <= END_A) await s.tick(10);
+    sent.finish = await s.send(w[4]!, [{ to: auctionA, value: TON / 5n, bounce: true, body: commentBody('finish') }]);
+    sent.handOverB = await s.send(w[1]!, [{ to: n.itemAddress(1), value: TON / 5n, bounce: true, body: nftTransferBody(2n, auctionB, w[1]!.address, TON / 20n) }]);
+    sent.cancel = await s.send(w[1]!, [{ to: auctionB, value: TON / 5n, bounce: true, body: commentBody('cancel') }]);
+    ix = await s.index();
+  }, 900_000);
+
+  afterAll(async () => {
+    await ix?.close();
+    s?.close();
+  });
+
+  const raw = (a: StdAddr): string => rawAddress(a);
+
+  /** The value of the one message from `from` to `to` in the trace, as the chain carried it. */
+  async function messageValue(e: SentExternal, from: StdAddr, to: StdAddr): Promise<bigint> {
+    const { trace } = await ix.input(e);
+    const msgs = trace.transactions.flatMap((t) => t.messages).filter((m) => m.direction === 'in' && m.source === raw(from) && m.destination === raw(to));
+    expect(msgs.length).toBe(1);
+    return BigInt(msgs[0]!.value!);
+  }
+
+  it('handing the item to the auction is the owner’s nft_transfer to the auction', () => {
+    const a = find(ix.actionsOf(sent.handOverA!), 'nft_transfer');
+    expect([a['source'], a['destination'], a['asset_secondary'], a['asset']]).toEqual([raw(s.actors.wallets[0]!.address), raw(auctionA), raw(s.actors.nft.itemAddress(0)), raw(s.actors.nft.collection)]);
+    expect(a.success).toBe(true);
+  });
+
+  it('the first bid is an auction_bid of the bidder, the amount and the auctioned item', () => {
+    const actions = ix.actionsOf(sent.bid1!);
+    expect(actions.map((a) => a.type)).toEqual(['auction_bid']);
+    const a = actions[0]!;
+    expect(a['source']).toBe(raw(s.actors.wallets[3]!.address));
+    expect(a['destination']).toBe(raw(auctionA));
+    expect(String(a['value'])).toBe(String(2n * TON));
+    expect(a['asset_secondary']).toBe(raw(s.actors.nft.itemAddress(0)));
+    expect(a['asset']).toBe(raw(s.actors.nft.collection));
+    expect(a['nft_transfer_data']).toEqual({ nft_item_index: '0', marketplace: 'getgems' });
+    expect(a['accounts']).toEqual(expect.arrayContaining([raw(s.actors.wallets[3]!.address), raw(auctionA), raw(s.actors.nft.itemAddress(0))]));
+    expect(a.success).toBe(true);
+  });
+
+  it('the second bid is an auction_bid and an auction_outbid refunding the first bidder', async () => {
+    const actions = ix.actionsOf(sent.bid2!);
+    expect(actions.filter((a) => a['parent_action_id'] === null).map((a) => a.type).sort()).toEqual(['auction_bid', 'auction_outbid']);
+    const bid = find(actions, 'auction_bid');
+    expect([bid['source'], bid['destination'], String(bid['value'])]).toEqual([raw(s.actors.wallets[4]!.address), raw(auctionA), String(3n * TON)]);
+    const out = find(actions, 'auction_outbid');
+    expect(out['source']).toBe(raw(auctionA));
+    expect(out['destination']).toBe(raw(s.actors.wallets[3]!.address));
+    expect(out['source_secondary']).toBe(raw(s.actors.wallets[4]!.address));
+    expect(out['asset_secondary']).toBe(raw(s.actors.nft.itemAddress(0)));
+    expect(out['asset']).toBe(raw(s.actors.nft.collection));
+    // The refund the auction sent (return_last_bid: the bid less 0.005577 TON, forwarding fees taken from it, mode 2).
+    const refund = await messageValue(sent.bid2!, auctionA, s.actors.wallets[3]!.address);
+    expect(refund <= 2n * TON - 5_577_000n && refund > 2n * TON - 5_577_000n - TON / 100n).toBe(true);
+    expect(String(out['amount'])).toBe(String(refund));
+    expect(out['ton_transfer_data']).toEqual({ comment: 'Your bid has been outbid by another user.' });
+    expect(out['nft_transfer_data']).toEqual({ marketplace: 'getgems' });
+    // auction_outbid is not a v1 type: the refund is also its child ton_transfer row (actions.md S.3).
+    const child = actions.filter((a) => a['parent_action_id'] === out.action_id);
+    expect(child.map((a) => [a.type, a['ancestor_type']])).toEqual([['ton_transfer', ['auction_outbid']]]);
+  });
+
+  it('`finish` after the end time: nft_finish_auction to the winner, and the purchase at the last bid', async () => {
+    const w = s.actors.wallets;
+    const actions = ix.actionsOf(sent.finish!);
+    const fin = find(actions, 'nft_finish_auction');
+    expect([fin['source'], fin['destination'], fin['asset_secondary'], fin['asset']]).toEqual([raw(w[4]!.address), raw(auctionA), raw(s.actors.nft.itemAddress(0)), raw(s.actors.nft.collection)]);
+    expect(fin['nft_transfer_data']).toEqual({ marketplace_address: null });
+    const p = find(actions, 'nft_purchase');
+    expect(p['destination']).toBe(raw(w[4]!.address));
+    expect(p['asset_secondary']).toBe(raw(s.actors.nft.itemAddress(0)));
+    const d = p['nft_transfer_data'] as Record<string, unknown>;
+    expect(String(d['price'])).toBe(String(3n * TON));
+    expect(d['real_prev_owner']).toBe(raw(w[0]!.address));
+    expect(d['marketplace']).toBe('getgems');
+    expect(d['marketplace_address']).toBe(raw(w[6]!.address));
+    // The seller's profit: the last bid less the marketplace's 5% and the royalty's 10% (end_auction), forwarding
+    // fees taken from it (mode 2).
+    const profit = 3n * TON - (3n * TON * 5n) / 100n - (3n * TON * 10n) / 100n;
+    const paid = await messageValue(sent.finish!, auctionA, w[0]!.address);
+    expect(paid <= profit && paid > profit - TON / 100n).toBe(true);
+    expect(String(d['payout_amount'])).toBe(String(paid));
+  });
+
+  it('`cancel` before any bid: nft_cancel_auction of the owner, the item back to them', () => {
+    const w = s.actors.wallets;
+    const actions = ix.actionsOf(sent.cancel!);
+    const c = find(actions, 'nft_cancel_auction');
+    expect([c['source'], c['destination'], c['asset_secondary'], c['asset']]).toEqual([raw(w[1]!.address), raw(auctionB), raw(s.actors.nft.itemAddress(1)), raw(s.actors.nft.collection)]);
+    expect(c['nft_transfer_data']).toEqual({ marketplace_address: raw(w[6]!.address) });
+    const back = find(actions, 'nft_transfer');
+    expect([back['source'], back['destination']]).toEqual([raw(auctionB), raw(w[1]!.address)]);
+  });
+});
