@@ -3,7 +3,8 @@ import { type DCell, DBuilder, parseBocRoot } from '../../shared/sources/devnet/
 import { TON } from '../../shared/sources/devnet/genesis.js';
 import type { StdAddr } from '../../shared/sources/devnet/tlb.js';
 import { nftTransferBody } from '../../shared/sources/devnet/traffic.js';
-import { commentBody, contractAddress } from '../../shared/sources/devnet/wallets.js';
+import { createHash } from 'node:crypto';
+import { commentBody, contractAddress, contractCode } from '../../shared/sources/devnet/wallets.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
 import { type ChainScenario, type IndexedScenario, type SentExternal, chainScenario, rawAddress } from '../helpers/chain-traces.js';
 
@@ -28,6 +29,49 @@ let ix: IndexedScenario;
 const sent: Record<string, SentExternal> = {};
 let auctionA: StdAddr;
 let auctionB: StdAddr;
+let dnsReleased: StdAddr;
+let dnsWon: StdAddr;
+const RELEASED = 'tonflowreleased';
+const WON = 'tonflowpurchase';
+const domainIndex = (domain: string): bigint => BigInt('0x' + createHash('sha256').update(domain).digest('hex'));
+const DNS_END = GENESIS + 30;
+const DNS_BID = 5n * TON;
+const DNS_QUERY = 0x5eedn;
+
+/**
+ * A .ton DNS item of the genesis DNS collection, at its address (init data `index:uint256 collection`,
+ * nft-collection.fc) with its data in nft-item.fc's `store_data` layout: `index:uint256 collection owner ^content
+ * ^domain auction:(Maybe ^[max_bid_address max_bid_amount:Coins auction_end_time:uint64]) last_fill_up_time:uint64`.
+ */
+function dnsItem(collection: StdAddr, domain: string, owner: StdAddr | null, auction: { bidder: StdAddr; amount: bigint; end: number } | null, lastFillUp: number) {
+  const init = new DBuilder();
+  init.storeUint(domainIndex(domain), 256);
+  init.storeAddress(collection);
+  const code = contractCode('dnsItem');
+  const address = contractAddress(0, code, init.endCell());
+  const content = new DBuilder();
+  content.storeUint(0, 8); // on-chain content
+  content.storeBit(0); // no records
+  const name = new DBuilder();
+  name.storeBytes(Buffer.from(domain));
+  let auctionCell: DCell | null = null;
+  if (auction) {
+    const a = new DBuilder();
+    a.storeAddress(auction.bidder);
+    a.storeCoins(auction.amount);
+    a.storeUint(auction.end, 64);
+    auctionCell = a.endCell();
+  }
+  const d = new DBuilder();
+  d.storeUint(domainIndex(domain), 256);
+  d.storeAddress(collection);
+  d.storeAddress(owner);
+  d.storeRef(content.endCell());
+  d.storeRef(name.endCell());
+  d.storeMaybeRef(auctionCell);
+  d.storeUint(lastFillUp, 64);
+  return { address, code, data: d.endCell() };
+}
 
 function auctionData(nft: StdAddr, marketplace: StdAddr, mpFee: StdAddr, royalty: StdAddr, endTime: number): DCell {
   const fees = new DBuilder();
@@ -79,15 +123,36 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
         const dataB = auctionData(actors.nft.itemAddress(1), w[6]!.address, w[7]!.address, w[8]!.address, GENESIS + 86_400);
         auctionA = contractAddress(0, code, dataA);
         auctionB = contractAddress(0, code, dataB);
+        // A domain not filled up for two years (its balance release is open to anyone), and one whose auction
+        // ends at DNS_END with wallets[11]'s bid.
+        const released = dnsItem(actors.dns.collection, RELEASED, w[9]!.address, null, GENESIS - 2 * 366 * 86_400);
+        const won = dnsItem(actors.dns.collection, WON, null, { bidder: w[11]!.address, amount: DNS_BID, end: DNS_END }, GENESIS - 86_400);
+        dnsReleased = released.address;
+        dnsWon = won.address;
         return [
           { workchain: 0, hash: auctionA.hash, code, data: dataA, balance: TON },
           { workchain: 0, hash: auctionB.hash, code, data: dataB, balance: TON },
+          { workchain: 0, hash: released.address.hash, code: released.code, data: released.data, balance: 3n * TON },
+          { workchain: 0, hash: won.address.hash, code: won.code, data: won.data, balance: DNS_BID + 2n * TON },
         ];
       },
     });
     const w = s.actors.wallets;
     const n = s.actors.nft;
     // Genesis: item i belongs to wallets[i].
+    // dns-contract nft-item.fc: `dns_balance_release#4ed14b65 query_id`, at least the domain's minimal price (1 TON
+    // for 11 characters and more, dns-utils.fc get_min_price); `change_dns_record#4eb1f0f9 query_id key:uint256`
+    // without a value deletes the record.
+    const release = new DBuilder();
+    release.storeUint(0x4ed14b65, 32);
+    release.storeUint(DNS_QUERY, 64);
+    sent.dnsRelease = await s.send(w[10]!, [{ to: dnsReleased, value: 2n * TON, bounce: true, body: release.endCell() }]);
+    while (s.now <= DNS_END) await s.tick(5);
+    const del = new DBuilder();
+    del.storeUint(0x4eb1f0f9, 32);
+    del.storeUint(DNS_QUERY + 1n, 64);
+    del.storeUint(domainIndex('wallet'), 256);
+    sent.dnsTake = await s.send(w[11]!, [{ to: dnsWon, value: TON / 5n, bounce: true, body: del.endCell() }]);
     sent.handOverA = await s.send(w[0]!, [{ to: n.itemAddress(0), value: TON / 5n, bounce: true, body: nftTransferBody(1n, auctionA, w[0]!.address, TON / 20n) }]);
     sent.bid1 = await s.send(w[3]!, [{ to: auctionA, value: 2n * TON, bounce: true }]);
     sent.bid2 = await s.send(w[4]!, [{ to: auctionA, value: 3n * TON, bounce: true }]);
@@ -185,5 +250,33 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
     expect(c['nft_transfer_data']).toEqual({ marketplace_address: raw(w[6]!.address) });
     const back = find(actions, 'nft_transfer');
     expect([back['source'], back['destination']]).toEqual([raw(auctionB), raw(w[1]!.address)]);
+  });
+
+  it('dns_balance_release: a dns_release of the sender, the domain, its index and the value sent', () => {
+    const actions = ix.actionsOf(sent.dnsRelease!);
+    const r = find(actions, 'dns_release');
+    expect(r['source']).toBe(raw(s.actors.wallets[10]!.address));
+    expect(r['destination']).toBe(raw(dnsReleased));
+    expect(r['asset']).toBe(raw(s.actors.dns.collection));
+    expect(String(r['value'])).toBe(String(2n * TON));
+    expect(r['nft_transfer_data']).toEqual({ query_id: String(DNS_QUERY), nft_item_index: domainIndex(RELEASED).toString() });
+    expect(r.success).toBe(true);
+  });
+
+  it('the first message after a domain auction ends: dns_purchase by the winning bidder at the bid paid to the collection', async () => {
+    const actions = ix.actionsOf(sent.dnsTake!);
+    const p = find(actions, 'dns_purchase');
+    expect(p['destination']).toBe(raw(s.actors.wallets[11]!.address));
+    expect(p['asset_secondary']).toBe(raw(dnsWon));
+    expect(p['asset']).toBe(raw(s.actors.dns.collection));
+    // op::fill_up carries the winning bid to the collection (mode 2: its forwarding fee taken from it).
+    const paid = await messageValue(sent.dnsTake!, dnsWon, s.actors.dns.collection);
+    expect(paid <= DNS_BID && paid > DNS_BID - TON / 100n).toBe(true);
+    const d = p['nft_transfer_data'] as Record<string, unknown>;
+    expect([d['price'], d['payout_amount'], d['query_id'], d['nft_item_index'], d['is_purchase']]).toEqual([String(paid), String(paid), String(DNS_QUERY + 1n), domainIndex(WON).toString(), true]);
+    expect(p.success).toBe(true);
+    // The message that took the domain is the new owner's: deleting a record of it.
+    const del = find(actions, 'delete_dns');
+    expect([del['source'], del['destination'], del.success]).toEqual([raw(s.actors.wallets[11]!.address), raw(dnsWon), true]);
   });
 });
