@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type DCell, DBuilder, parseBocRoot } from '../../shared/sources/devnet/cell.js';
+import { type DCell, DBuilder, parseBocRoot, serializeBoc } from '../../shared/sources/devnet/cell.js';
+import { readAccount } from '../../shared/sources/devnet/tlb.js';
+import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
+import { accountFacts } from '../../shared/ton/interfaces/account-facts.js';
 import { TON } from '../../shared/sources/devnet/genesis.js';
 import type { StdAddr } from '../../shared/sources/devnet/tlb.js';
 import { nftTransferBody } from '../../shared/sources/devnet/traffic.js';
@@ -29,6 +32,9 @@ let ix: IndexedScenario;
 const sent: Record<string, SentExternal> = {};
 let auctionA: StdAddr;
 let auctionB: StdAddr;
+let auctionC: StdAddr;
+let auctionCInit: DCell;
+let deployer: StdAddr;
 let dnsReleased: StdAddr;
 let dnsWon: StdAddr;
 const RELEASED = 'tonflowreleased';
@@ -73,7 +79,7 @@ function dnsItem(collection: StdAddr, domain: string, owner: StdAddr | null, auc
   return { address, code, data: d.endCell() };
 }
 
-function auctionData(nft: StdAddr, marketplace: StdAddr, mpFee: StdAddr, royalty: StdAddr, endTime: number): DCell {
+function auctionData(nft: StdAddr, marketplace: StdAddr, mpFee: StdAddr, royalty: StdAddr, endTime: number, owner: StdAddr | null = null): DCell {
   const fees = new DBuilder();
   fees.storeAddress(mpFee);
   fees.storeAddress(royalty);
@@ -92,7 +98,7 @@ function auctionData(nft: StdAddr, marketplace: StdAddr, mpFee: StdAddr, royalty
   b.storeCoins(0n); // last_bid
   b.storeUint(0, 32); // last_bid_at
   b.storeUint(endTime, 32);
-  b.storeAddress(null); // nft_owner: set by the item's ownership_assigned
+  b.storeAddress(owner); // nft_owner: none, set by the item's ownership_assigned; or the seller, as getgems deploys
   b.storeUint(0, 64); // last_query_id
   b.storeUint(FEES.mpFactor, 32);
   b.storeUint(FEES.mpBase, 32);
@@ -106,6 +112,45 @@ function auctionData(nft: StdAddr, marketplace: StdAddr, mpFee: StdAddr, royalty
 type Actions = IndexedScenario['actions'] extends Map<string, infer A> ? A : never;
 
 /** The one top-level action of `type` (child rows, under non-v1 parents, have a parent_action_id). */
+/*
+ * A marketplace deployer, the part of getgems' (packages/contracts/sources/deployer/deployer.fc) the classifier
+ * sees, written here in TVM code: on `ownership_assigned query_id prev_owner` with a payload `0` bit and two
+ * references (an auction's state init and its deploy body), it deploys the auction (0.134 TON, mode 1) and transfers
+ * the item on to it (`transfer query_id new_owner:auction response:prev_owner`, no forward amount, mode 64).
+ */
+function deployerCode(): DCell {
+  const b = new DBuilder();
+  const op = (...bytes: number[]): void => bytes.forEach((x) => b.storeUint(x, 8));
+  const pushInt32 = (v: number): void => {
+    op(0x82); // PUSHINT with a 5-bit length l and 8l+19 bits (signed): l = 2 gives 35 bits
+    b.storeUint(2, 5);
+    b.storeInt(v, 35);
+  };
+  op(0x30); // DROP the selector: body in_msg_full msg_value balance
+  op(0x01, 0xd0, 0xd3, 0x03, 0xfa, 0x40, 0x30, 0x31); // SWAP CTOS LDU 4 LDMSGADDR DROP NIP: sender body
+  op(0x01, 0xd3, 0x1f, 0x31, 0xd3, 0x3f, 0xfa, 0x40); // SWAP LDU 32 NIP LDU 64 LDMSGADDR: body prev qid sender
+  op(0xd3, 0x00, 0x31, 0xd4, 0xd4, 0x30); // LDU 1 NIP LDREF LDREF DROP: dbody si prev qid sender
+  op(0x21, 0xf9, 0x00, 0x20); // PUSH s1 HASHCU DUP: h h dbody si prev qid sender
+  op(0xc8); // NEWC
+  pushInt32((0x18 << 11) | 1024); // int_msg_info$0, ihr_disabled, bounce, no source; addr_std$10, no anycast, workchain 0
+  op(0x01, 0xcb, 0x10, 0xcb, 0xff); // SWAP STU 17 STU 256: the state init's hash
+  op(0x83, 0x1a, 0xfa, 0x02); // PUSHPOW2 27 STGRAMS: b h dbody si prev qid sender
+  op(0x77, 0x01, 0xcb, 0x6b); // PUSHINT 7 SWAP STU 108: no currencies, fees, lt, at; init and body as references
+  op(0x13, 0xcc, 0xcc, 0xc9, 0x71, 0xfb, 0x00); // XCHG s1,s3 STREF STREF ENDC PUSHINT 1 SENDRAWMSG: h prev qid sender
+  op(0xc8, 0x80, 0x18, 0x01, 0xcb, 0x05); // NEWC PUSHINT 0x18 SWAP STU 6
+  op(0x14, 0xce); // XCHG s1,s4 STSLICE: b prev qid h (destination: the item that sent ownership_assigned)
+  op(0x70, 0x01, 0xcb, 0x6e); // PUSHINT 0 SWAP STU 111: value 0, no currencies, fees, lt, at, init; body inline
+  pushInt32(0x5fcc3d14);
+  op(0x01, 0xcb, 0x1f); // SWAP STU 32: op::transfer
+  op(0x12, 0xcb, 0x3f); // XCHG s1,s2 STU 64: query_id; b prev h
+  op(0x81, 0x04, 0x00, 0x01, 0xcb, 0x0a); // PUSHINT 1024 SWAP STU 11: addr_std$10, no anycast, workchain 0
+  op(0x12, 0xcb, 0xff); // XCHG s1,s2 STU 256: the auction's address; b prev
+  op(0xce); // STSLICE: response_destination = prev_owner
+  op(0x70, 0x01, 0xcb, 0x05); // PUSHINT 0 SWAP STU 6: no custom payload, forward amount 0, no forward payload
+  op(0xc9, 0x80, 0x40, 0xfb, 0x00); // ENDC PUSHINT 64 SENDRAWMSG
+  return b.endCell();
+}
+
 const find = (actions: Actions, type: string) => {
   const found = actions.filter((a) => a.type === type && a['parent_action_id'] === null);
   expect(found.map((a) => a.type), `one ${type} among ${actions.map((a) => a.type).join(', ')}`).toEqual([type]);
@@ -123,6 +168,18 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
         const dataB = auctionData(actors.nft.itemAddress(1), w[6]!.address, w[7]!.address, w[8]!.address, GENESIS + 86_400);
         auctionA = contractAddress(0, code, dataA);
         auctionB = contractAddress(0, code, dataB);
+        // Auction C is not at genesis: the deployer deploys it from the state init the seller sends along.
+        const dataC = auctionData(actors.nft.itemAddress(2), w[6]!.address, w[7]!.address, w[8]!.address, GENESIS + 86_400, w[2]!.address);
+        const si = new DBuilder();
+        si.storeUint(0b00110, 5); // no split_depth, no special, code, data, no library
+        si.storeRef(code);
+        si.storeRef(dataC);
+        auctionCInit = si.endCell();
+        auctionC = contractAddress(0, code, dataC);
+        const dCode = deployerCode();
+        const dData = new DBuilder();
+        dData.storeUint(0, 1);
+        deployer = contractAddress(0, dCode, dData.endCell());
         // A domain not filled up for two years (its balance release is open to anyone), and one whose auction
         // ends at DNS_END with wallets[11]'s bid.
         const released = dnsItem(actors.dns.collection, RELEASED, w[9]!.address, null, GENESIS - 2 * 366 * 86_400);
@@ -132,6 +189,7 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
         return [
           { workchain: 0, hash: auctionA.hash, code, data: dataA, balance: TON },
           { workchain: 0, hash: auctionB.hash, code, data: dataB, balance: TON },
+          { workchain: 0, hash: deployer.hash, code: deployerCode(), data: (() => { const d = new DBuilder(); d.storeUint(0, 1); return d.endCell(); })(), balance: 5n * TON },
           { workchain: 0, hash: released.address.hash, code: released.code, data: released.data, balance: 3n * TON },
           { workchain: 0, hash: won.address.hash, code: won.code, data: won.data, balance: DNS_BID + 2n * TON },
         ];
@@ -153,6 +211,19 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
     del.storeUint(DNS_QUERY + 1n, 64);
     del.storeUint(domainIndex('wallet'), 256);
     sent.dnsTake = await s.send(w[11]!, [{ to: dnsWon, value: TON / 5n, bounce: true, body: del.endCell() }]);
+    // Item 2's owner lists it through the deployer: the auction's state init and deploy body (the `deploy` text
+    // command, v3r3 get_command_code) ride in the transfer's forward payload.
+    const listing = new DBuilder();
+    listing.storeUint(0x5fcc3d14, 32);
+    listing.storeUint(3n, 64);
+    listing.storeAddress(deployer);
+    listing.storeAddress(w[2]!.address);
+    listing.storeBit(0); // no custom payload
+    listing.storeCoins(TON / 2n);
+    listing.storeBit(0); // forward payload inline: its references follow
+    listing.storeRef(auctionCInit);
+    listing.storeRef(commentBody('deploy'));
+    sent.putOnAuction = await s.send(w[2]!, [{ to: n.itemAddress(2), value: TON, bounce: true, body: listing.endCell() }]);
     sent.handOverA = await s.send(w[0]!, [{ to: n.itemAddress(0), value: TON / 5n, bounce: true, body: nftTransferBody(1n, auctionA, w[0]!.address, TON / 20n) }]);
     sent.bid1 = await s.send(w[3]!, [{ to: auctionA, value: 2n * TON, bounce: true }]);
     sent.bid2 = await s.send(w[4]!, [{ to: auctionA, value: 3n * TON, bounce: true }]);
@@ -279,4 +350,41 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
     const del = find(actions, 'delete_dns');
     expect([del['source'], del['destination'], del.success]).toEqual([raw(s.actors.wallets[11]!.address), raw(dnsWon), true]);
   });
+
+  it('listing through a marketplace deployer: nft_put_on_auction with the auction’s configuration', async () => {
+    const w = s.actors.wallets;
+    // The trace as the action stage reads it, classified with the auction's facts read by accountFacts from its
+    // state on the chain (the action stage's own read lacks them: the cell store has not the data cells of an
+    // account deployed by a message, see the report).
+    const input = await ix.input(sent.putOnAuction!);
+    const acc = readAccount(s.chain.shardAccount(auctionC).refs[0]!);
+    const facts = accountFacts(raw(auctionC), { codeHash: Buffer.from(acc.code!.hash()).toString('base64'), dataBoc: Buffer.from(serializeBoc(acc.data!)).toString('base64') }, { inOps: new Set(), outOps: new Set() });
+    expect(facts?.nftAuction?.owner).toBe(raw(w[2]!.address));
+    const repo = (a: string) => (a === raw(auctionC) ? facts : input.repo(a));
+    const actions = createClassifier(repo).classify(input.trace).map((r) => rowToJson(r) as Actions[number]);
+    const p = find(actions, 'nft_put_on_auction');
+    expect(p['source']).toBe(raw(w[2]!.address));
+    expect(p['source_secondary']).toBe(raw(deployer));
+    expect(p['destination']).toBe(raw(auctionC));
+    expect(p['asset_secondary']).toBe(raw(s.actors.nft.itemAddress(2)));
+    expect(p['asset']).toBe(raw(s.actors.nft.collection));
+    expect(p['nft_transfer_data']).toEqual({ marketplace_address: raw(w[6]!.address) });
+    expect(p['nft_listing_data']).toEqual({
+      nft_item_index: '2',
+      mp_fee_factor: String(FEES.mpFactor),
+      mp_fee_base: String(FEES.mpBase),
+      royalty_fee_base: String(FEES.royaltyBase),
+      max_bid: '0',
+      min_bid: String(MIN_BID),
+      marketplace_fee_address: raw(w[7]!.address),
+      marketplace: 'getgems',
+      royalty_address: raw(w[8]!.address),
+      full_price: null,
+      marketplace_fee: null,
+      royalty_amount: null,
+    });
+    expect(p.success).toBe(true);
+    expect(actions.filter((a) => a['parent_action_id'] === null).map((a) => a.type).sort()).toEqual(['contract_deploy', 'nft_put_on_auction']);
+  });
+
 });
