@@ -205,6 +205,9 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
     release.storeUint(0x4ed14b65, 32);
     release.storeUint(DNS_QUERY, 64);
     sent.dnsRelease = await s.send(w[10]!, [{ to: dnsReleased, value: 2n * TON, bounce: true, body: release.endCell() }]);
+    // The release opened an auction with wallets[10]'s 2 TON as its bid: wallets[5] outbids it (at least 5% more,
+    // nft-item.fc), and the item returns the 2 TON with op::outbid_notification.
+    sent.dnsBid = await s.send(w[5]!, [{ to: dnsReleased, value: 3n * TON, bounce: true }]);
     while (s.now <= DNS_END) await s.tick(5);
     const del = new DBuilder();
     del.storeUint(0x4eb1f0f9, 32);
@@ -387,4 +390,25 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
     expect(actions.filter((a) => a['parent_action_id'] === null).map((a) => a.type).sort()).toEqual(['contract_deploy', 'nft_put_on_auction']);
   });
 
+
+  it('a bid on a domain auction that outbids another: auction_bid and auction_outbid (TON Center names their auction type fragment)', async () => {
+    const w = s.actors.wallets;
+    const actions = ix.actionsOf(sent.dnsBid!);
+    const bid = find(actions, 'auction_bid');
+    expect([bid['source'], bid['destination'], String(bid['value']), bid['asset_secondary'], bid['asset']]).toEqual([
+      raw(w[5]!.address),
+      raw(dnsReleased),
+      String(3n * TON),
+      raw(dnsReleased),
+      raw(s.actors.dns.collection),
+    ]);
+    expect(bid['nft_transfer_data']).toEqual({ nft_item_index: domainIndex(RELEASED).toString(), marketplace: 'fragment' });
+    const out = find(actions, 'auction_outbid');
+    expect([out['source'], out['destination'], out['source_secondary'], out['asset_secondary']]).toEqual([raw(dnsReleased), raw(w[10]!.address), raw(w[5]!.address), raw(dnsReleased)]);
+    // The previous bid back, fees paid separately (mode 1).
+    expect(await messageValue(sent.dnsBid!, dnsReleased, w[10]!.address)).toBe(2n * TON);
+    expect(String(out['amount'])).toBe(String(2n * TON));
+    expect(out['ton_transfer_data']).toEqual({ comment: null });
+    expect(out['nft_transfer_data']).toEqual({ marketplace: 'fragment' });
+  });
 });
