@@ -4,7 +4,9 @@ import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js
 import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
 import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
 import { methodId } from '../../tvm/method-id.js';
+import { DNS_ITEM_CODE_HASH } from '../actions/auctions.js';
 import { accountFacts, factsNeedData } from './account-facts.js';
+import { interfacesOfCode } from './repository.js';
 
 /*
  * What accountFacts reads from a jetton wallet's or NFT item's data, against what the contract itself answers: the
@@ -93,6 +95,8 @@ describeFixtures('account facts against the contracts’ own get-methods (real T
     const facts = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
     expect(facts?.nftItem).toEqual({ address: SELF, index: int(idx!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n, dns: true });
     expect(facts?.nftItem?.index).toBe(index);
+    // The mainnet item's code, by the hash TON Center names, is read the same way.
+    expect(interfacesOfCode(DNS_ITEM_CODE_HASH)).toEqual([{ name: 'dns_item', kind: 'dns_item' }]);
   });
 
   it('needs the data only of accounts whose code or messages show a jetton wallet or an NFT item', () => {
