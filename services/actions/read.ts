@@ -215,8 +215,8 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
   const data = await readData(store, needData);
   await addInitStates(store, assembled.flatMap((a) => ('trace' in a ? [a.trace] : [])), states);
 
-  return assembled.map((a): ClassifierRead => {
-    if (!('trace' in a)) return { ok: false, error: a.error };
+  const knownOf = assembled.map((a) => {
+    if (!('trace' in a)) return null;
     const known = new Map<string, AccountInterfaces>();
     for (const acc of a.accounts) {
       const s = states.get(acc);
@@ -225,6 +225,13 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
       const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, ev);
       if (facts) known.set(acc, facts);
     }
+    return known;
+  });
+  await addAuctionedItems(store, knownOf);
+
+  return assembled.map((a, i): ClassifierRead => {
+    if (!('trace' in a)) return { ok: false, error: a.error };
+    const known = knownOf[i]!;
     return { ok: true, input: { trace: a.trace, repo: (address) => known.get(address) } };
   });
 }
@@ -269,6 +276,35 @@ async function addInitStates(store: Store, traces: readonly Trace[], states: Rea
     const h = hashOf.get(k);
     const boc = h === undefined ? undefined : bocs.get(h);
     if (boc !== undefined) m.init_state = boc;
+  }
+}
+
+/** What an auction's NFT is known to be: the item the auction transfers (TEP-62 `transfer`). */
+const AUCTIONED_ITEM: AccountEvidence = { inOps: new Set([0x5fcc3d14]), outOps: new Set() };
+
+/**
+ * The NFT items of the auctions the traces touch, when a trace does not touch the item itself (a bid): TON Center
+ * reports the item's index and collection with a bid or an outbid, read from its item table; here from the item's
+ * latest state, one more read of states and data for the whole group.
+ */
+async function addAuctionedItems(store: Store, knownOf: ReadonlyArray<Map<string, AccountInterfaces> | null>): Promise<void> {
+  const wanted = new Set<string>();
+  for (const known of knownOf) {
+    if (!known) continue;
+    for (const f of known.values()) if (f.nftAuction?.nft && !known.has(f.nftAuction.nft)) wanted.add(f.nftAuction.nft);
+  }
+  if (wanted.size === 0) return;
+  const states = await readStates(store, [...wanted]);
+  const data = await readData(store, new Map([...states].filter(([, s]) => factsNeedData(s.code_hash, AUCTIONED_ITEM))));
+  for (const known of knownOf) {
+    if (!known) continue;
+    for (const f of [...known.values()]) {
+      const nft = f.nftAuction?.nft;
+      const s = nft ? states.get(nft) : undefined;
+      if (!nft || !s || known.has(nft)) continue;
+      const facts = accountFacts(nft, { codeHash: s.code_hash, dataBoc: data.get(nft) ?? null }, AUCTIONED_ITEM);
+      if (facts) known.set(nft, facts);
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { NonRetryableError } from '../../runtime/errors.js';
+import { DNS_ITEM_CODE_HASH } from './auctions.js';
 import type { AccountInterfaces, InterfaceRepository } from './interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from './trace.js';
 
@@ -100,6 +101,8 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
         owner: ni.owner_address ?? null,
         init: ni.init,
         domain: ni.content?.domain ?? null,
+        contentUri: ni.content?.uri ?? null,
+        dns: ni.code_hash === DNS_ITEM_CODE_HASH,
       };
     }
     for (const [k, key] of [['NftSale', 'nftSale'], ['NftAuction', 'nftAuction']] as const) {
@@ -114,8 +117,18 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
           marketplaceFee: big(s.marketplace_fee),
           royaltyAmount: big(s.royalty_amount),
           marketplaceFeeAddress: s.marketplace_fee_address ?? null,
-          royaltyAddress: s.royalty_address ?? null,
+          royaltyAddress: s.royalty_address ?? s.royalty_fee_addr ?? null,
         };
+        if (key === 'nftAuction') {
+          Object.assign(out[key], {
+            marketplaceFeeAddress: s.mp_fee_addr ?? null,
+            mpFeeFactor: big(s.mp_fee_factor),
+            mpFeeBase: big(s.mp_fee_base),
+            royaltyFeeBase: big(s.royalty_fee_base),
+            maxBid: big(s.max_bid),
+            minBid: big(s.min_bid),
+          });
+        }
       }
     }
     if (v?.NominatorPool) out.nominatorPool = true;

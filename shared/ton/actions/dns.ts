@@ -1,10 +1,82 @@
-import { BOUNCE, Matcher, OpMatcher } from './matcher.js';
+import { BOUNCE, Matcher, OpMatcher, TypeMatcher } from './matcher.js';
+import { AUCTION_FILL_UP, DNS_RELEASE_BALANCE, loadOptionalQueryId } from '../bodies/Auction.js';
 import { DNS_CHANGE_RECORD, type DnsValue, loadDnsChangeRecord } from '../bodies/DnsChangeRecord.js';
+import { isDnsItem } from './auctions.js';
 import { Block } from './block.js';
 import { isCall } from './basic.js';
 import type { Family } from './classify.js';
 import { type InterfaceRepository, nftItem } from './interfaces.js';
+import { fillNftPurchase } from './nft.js';
 import type { ActionRow } from './row.js';
+
+/**
+ * A domain won at auction (TON Center `DnsPurchaseMatcher`): the DNS item pays the winning bid to its collection
+ * (`op::fill_up`) when the first message after the auction's end reaches it; that message's sender is the new owner.
+ */
+class DnsPurchaseMatcher extends Matcher {
+  constructor(private readonly repo: InterfaceRepository) {
+    super({ parent: new TypeMatcher('call_contract') });
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, AUCTION_FILL_UP);
+  }
+  override build(block: Block, others: Block[]): Block[] | null {
+    const trigger = others[0]!;
+    const address = block.message.source;
+    const item = nftItem(this.repo, address);
+    if (item === null || !isDnsItem(item)) return [];
+    const price = block.message.value === null ? null : BigInt(block.message.value);
+    const nb = new Block('dns_purchase', [], {
+      nftAddress: address,
+      collection: item.collection,
+      index: item.index,
+      prevOwner: null,
+      newOwner: trigger.message.source,
+      queryId: loadOptionalQueryId(block.body()),
+      forwardAmount: null,
+      responseDestination: null,
+      customPayload: null,
+      forwardPayload: null,
+      payoutAmount: price,
+      payoutCommentEncrypted: null,
+      payoutCommentEncoded: null,
+      payoutComment: null,
+      price,
+      realPrevOwner: null,
+      marketplace: null,
+      marketplaceAddress: null,
+    });
+    nb.mergeBlocks([block]);
+    nb.failed = block.node.tx.aborted;
+    return [nb];
+  }
+}
+
+/** `op::dns_balance_release` sent to a DNS item (TON Center `DnsReleaseMatcher`). */
+class DnsReleaseMatcher extends Matcher {
+  constructor(private readonly repo: InterfaceRepository) {
+    super();
+  }
+  override testSelf(b: Block): boolean {
+    return isCall(b, DNS_RELEASE_BALANCE);
+  }
+  override build(block: Block): Block[] | null {
+    const address = block.message.destination;
+    const item = nftItem(this.repo, address);
+    if (item === null || !isDnsItem(item)) return [];
+    const nb = new Block('dns_release', [], {
+      nft: address,
+      collection: item.collection,
+      index: item.index,
+      queryId: loadOptionalQueryId(block.body()),
+      source: block.message.source,
+      value: block.message.value === null ? null : BigInt(block.message.value),
+    });
+    nb.mergeBlocks([block]);
+    nb.failed = block.node.tx.aborted;
+    return [nb];
+  }
+}
 
 /** TON DNS records: change, delete, renew (change_dns_record with the zero key and no value). */
 class ChangeDnsRecordMatcher extends Matcher {
@@ -57,8 +129,24 @@ function fillChange(b: Block, row: ActionRow): void {
 }
 
 export const dnsFamily: Family = {
-  matchers: (repo) => [[330, new ChangeDnsRecordMatcher(repo)]],
+  matchers: (repo) => [
+    [230, new DnsReleaseMatcher(repo)],
+    [240, new DnsPurchaseMatcher(repo)],
+    [330, new ChangeDnsRecordMatcher(repo)],
+  ],
   fillers: [
+    ['dns_purchase', fillNftPurchase],
+    [
+      'dns_release',
+      (b, row) => {
+        const d = b.data;
+        row.source = d.source;
+        row.destination = d.nft;
+        row.asset = d.collection;
+        row.nft_transfer_data = { query_id: d.queryId, nft_item_index: d.index };
+        row.value = d.value;
+      },
+    ],
     ['change_dns', fillChange],
     [
       'delete_dns',

@@ -19,6 +19,7 @@ import { stonfiLiquidityFamily } from './stonfi-liquidity.js';
 import { layerzeroFamily } from './layerzero.js';
 import { marketplaceFamily } from './marketplace.js';
 import { multisigFamily } from './multisig.js';
+import { auctionFamily } from './auctions.js';
 
 export { Classifier, type Family } from './classify.js';
 export type { ActionRow } from './row.js';
@@ -29,7 +30,7 @@ export { parseCorpusTrace, CorpusFormatError } from './corpus.js';
 export { ACTION_TYPE_SHORTCUTS, actionsForClient, expandActionTypes } from './versioning.js';
 
 /** Every family of TON Center's classifier that is implemented, in no particular order (ranks order them). */
-export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily, coffeeFamily, electionsFamily, subscriptionsFamily, dnsFamily, stonfiLiquidityFamily, layerzeroFamily, marketplaceFamily, multisigFamily];
+export const ALL_FAMILIES: Family[] = [jettonFamily, nftFamily, swapFamily, tgbtcFamily, jvaultFamily, evaaFamily, cocoonFamily, vestingFamily, stakingFamily, dedustLiquidityFamily, ethenaFamily, toncoFamily, coffeeFamily, electionsFamily, subscriptionsFamily, dnsFamily, stonfiLiquidityFamily, layerzeroFamily, marketplaceFamily, multisigFamily, auctionFamily];
 
 /** A classifier with every family, answering interface questions from `repo`. */
 export function createClassifier(repo: InterfaceRepository): Classifier {

@@ -18,6 +18,10 @@ export interface NftItemInfo {
   init?: boolean;
   /** TON DNS / Telegram usernames: the item's domain, when known. */
   domain?: string | null;
+  /** The `uri` of the item's metadata, when known (a Telegram item's is on nft.fragment.com). */
+  contentUri?: string | null;
+  /** A TON DNS item (by its code or its collection). */
+  dns?: boolean;
 }
 
 /** Getgems fixed-price sale contract versions (TON Center `SALE_VERSION_MAPPING`), by their storage layouts. */
@@ -47,11 +51,25 @@ export interface MultisigOrderInfo {
   signers: string[];
 }
 
+/**
+ * A getgems auction: `fullPrice` is its last bid; the rest is its configuration (fees as factor/base fractions,
+ * bid limits), with the contract's layout version (`v2`, `v3r2`, `v3r3`, `v4r1`) when read from its data.
+ */
+export interface NftAuctionInfo extends NftSaleInfo {
+  version?: string | null;
+  mpFeeFactor?: bigint | null;
+  mpFeeBase?: bigint | null;
+  royaltyFeeFactor?: bigint | null;
+  royaltyFeeBase?: bigint | null;
+  minBid?: bigint | null;
+  maxBid?: bigint | null;
+}
+
 export interface AccountInterfaces {
   jettonWallet?: JettonWalletInfo;
   nftItem?: NftItemInfo;
   nftSale?: NftSaleInfo;
-  nftAuction?: NftSaleInfo;
+  nftAuction?: NftAuctionInfo;
   /** A nominator pool (TON Whales-style `d` / `w` comments). */
   nominatorPool?: boolean;
   dedustPool?: { address: string; assets: (string | null)[] };

@@ -1,3 +1,4 @@
+import { AUCTION_FILL_UP } from '../bodies/Auction.js';
 import { NFT_OWNERSHIP_ASSIGNED, loadNftOwnershipAssigned } from '../bodies/NftOwnershipAssigned.js';
 import { NFT_GET_STATIC_DATA, NFT_REPORT_STATIC_DATA, loadNftReportStaticData } from '../bodies/NftStaticData.js';
 import { NFT_TRANSFER, loadNftTransfer } from '../bodies/NftTransfer.js';
@@ -13,7 +14,6 @@ import type { ActionRow } from './row.js';
  * Getgems sales and auctions seen as purchases, Fragment (Telegram) auction purchases seen from
  * ownership_assigned with a bid, and static-data discovery.
  */
-export const AUCTION_FILL_UP = 0x370fec51;
 const TELEMINT_DEPLOY = 0x299a3e15;
 
 interface NftRef {
@@ -258,7 +258,7 @@ function fillNftTransfer(b: Block, row: ActionRow): void {
   row.nft_listing_data = { marketplace_fee_address: d.payoutAddress ?? null, royalty_address: d.royaltyAddress ?? null };
 }
 
-function fillNftPurchase(b: Block, row: ActionRow): void {
+export function fillNftPurchase(b: Block, row: ActionRow): void {
   const d = b.data;
   if (d.prevOwner !== null) row.source = d.prevOwner;
   row.destination = d.newOwner;

@@ -4,7 +4,9 @@ import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js
 import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
 import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
 import { methodId } from '../../tvm/method-id.js';
+import { DNS_ITEM_CODE_HASH } from '../actions/auctions.js';
 import { accountFacts, factsNeedData } from './account-facts.js';
+import { interfacesOfCode } from './repository.js';
 
 /*
  * What accountFacts reads from a jetton wallet's, NFT item's or multisig order's data, against what the contract itself answers: the
@@ -109,16 +111,19 @@ describeFixtures('account facts against the contracts’ own get-methods (real T
     expect(byInit?.multisigOrder).toEqual(expected);
   });
 
-  it('a .ton domain item (dns-contract), whose index is a uint256: index, collection and owner as get_nft_data answers', async () => {
+  it('a TON DNS item (index:uint256): index, collection and owner as get_nft_data answers, marked as a DNS item', async () => {
     const code = Cell.fromBoc(readFixture('contracts/dns_item_ton4j.code.boc'))[0]!;
-    const domain = beginCell().storeStringTail('tonflow').endCell();
+    const index = BigInt('0x' + 'c3'.repeat(32));
     const content = beginCell().storeUint(0, 8).storeDict(null).endCell();
-    // nft-item.fc store_data: index:uint256 collection owner content:^Cell domain:^Cell auction:(Maybe ^Cell) last_fill_up_time:uint64
-    const data = beginCell().storeUint(BigInt('0x' + domain.hash().toString('hex')), 256).storeAddress(COLLECTION).storeAddress(OWNER).storeRef(content).storeRef(domain).storeMaybeRef(null).storeUint(1_760_000_000, 64).endCell();
-    const [init, index, collection, owner] = await getMethod(code, data, 'get_nft_data');
+    const domain = beginCell().storeStringTail('alice').endCell();
+    // dns-contract nft-item.fc store_data: index:uint256 collection owner ^content ^domain auction:(Maybe ^Cell) last_fill_up_time:uint64
+    const data = beginCell().storeUint(index, 256).storeAddress(COLLECTION).storeAddress(OWNER).storeRef(content).storeRef(domain).storeMaybeRef(null).storeUint(1_759_000_000, 64).endCell();
+    const [init, idx, collection, owner] = await getMethod(code, data, 'get_nft_data');
     const facts = accountFacts(SELF, { codeHash: codeHash(code), dataBoc: data.toBoc().toString('base64') }, NONE);
-    expect(facts?.nftItem).toEqual({ address: SELF, index: int(index!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n });
-    expect(facts?.nftItem?.collection).toBe(raw(COLLECTION));
+    expect(facts?.nftItem).toEqual({ address: SELF, index: int(idx!), collection: addr(collection!), owner: addr(owner!), init: int(init!) !== 0n, dns: true });
+    expect(facts?.nftItem?.index).toBe(index);
+    // The mainnet item's code, by the hash TON Center names, is read the same way.
+    expect(interfacesOfCode(DNS_ITEM_CODE_HASH)).toEqual([{ name: 'dns_item', kind: 'dns_item' }]);
   });
 
   it('needs the data only of accounts whose code or messages show a jetton wallet or an NFT item', () => {

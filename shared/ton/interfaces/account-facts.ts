@@ -2,6 +2,7 @@ import type { AccountInterfaces } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
 import { MULTISIG_APPROVE, MULTISIG_APPROVE_ACCEPTED, MULTISIG_APPROVE_REJECTED, MULTISIG_EXECUTE, MULTISIG_INIT_ORDER, loadMultisigOrderData } from '../bodies/Multisig.js';
 import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
+import { readNftAuction } from './auction-facts.js';
 import { interfacesOfCode } from './repository.js';
 
 /**
@@ -22,7 +23,8 @@ import { interfacesOfCode } from './repository.js';
  *  - multisig v2 order (multisig-contract-v2 order.func `load_data`, read by bodies/Multisig.ts): the multisig, and
  *    the signers from the data's first reference when it is at hand. A deployed multisig runs its orders with the
  *    order code as a library reference, so the code hash need not be a known one: an order also shows by taking
- *    `init` / `approve` or by sending `approve_accepted` / `approve_rejected` / `execute`.
+ *    `init` / `approve` or by sending `approve_accepted` / `approve_rejected` / `execute`;
+ *  - getgems auction: auction-facts.ts.
  * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
  * basic blocks, as TON Center does for an account whose get-methods fail).
  */
@@ -48,14 +50,13 @@ export interface AccountEvidence {
 
 /** Code names (code-hashes.ts) of jetton wallets whose data starts with `status:uint4` (governed / stablecoin wallets). */
 const STATUS_FIRST_WALLETS = new Set(['jetton_wallet_governed']);
-/** Code names of NFT items whose index is a uint256 (.ton domains: the hash of the domain name). */
-const WIDE_INDEX_ITEMS = new Set(['dns_item']);
 
 interface Reading {
   names: Set<string>;
   jettonWallet: boolean;
   nftItem: boolean;
   multisigOrder: boolean;
+  nftAuction: boolean;
 }
 
 function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
@@ -67,6 +68,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
     jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS),
     nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS),
     multisigOrder: kinds.has('multisig_order') || shows(MULTISIG_ORDER_IN_OPS, MULTISIG_ORDER_OUT_OPS),
+    nftAuction: kinds.has('nft_auction'),
   };
 }
 
@@ -76,7 +78,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
  */
 export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
   const r = reading(codeHash, evidence);
-  return r.jettonWallet || r.nftItem || r.multisigOrder || getgemsSaleVersion(codeHash) !== null;
+  return r.jettonWallet || r.nftItem || r.multisigOrder || r.nftAuction || getgemsSaleVersion(codeHash) !== null;
 }
 
 /**
@@ -110,10 +112,12 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
   if (state.dataBoc !== null && r.nftItem) {
     try {
       const s = bodySlice(state.dataBoc);
-      const index = s.loadUintBig([...r.names].some((n) => WIDE_INDEX_ITEMS.has(n)) ? 256 : 64);
+      const dns = interfacesOfCode(state.codeHash).some((i) => i.kind === 'dns_item');
+      const index = s.loadUintBig(dns ? 256 : 64);
       const collection = loadAddr(s);
       const owner = s.remainingBits > 0 ? loadAddr(s) : null;
       out.nftItem = { address, index, collection, owner, init: owner !== null };
+      if (dns) out.nftItem.dns = true;
     } catch {
       // Not the reference layout.
     }
@@ -128,5 +132,9 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
   }
   const sale = getgemsSaleFacts(address, state.codeHash, state.dataBoc);
   if (sale !== null) out.nftSale = sale;
+  if (state.dataBoc !== null && r.nftAuction) {
+    const auction = readNftAuction(address, state.codeHash, state.dataBoc);
+    if (auction !== null) out.nftAuction = auction;
+  }
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -8,6 +8,7 @@
  *   fixtures (jetton wallets as deployed, the multisig v2 build, DEX contracts); the test compares every tongo entry
  *   listed here with the JSON;
  * - indexing-semantics §5.1 (vesting) and §5.5 (the eleven wallets).
+ * - the mainnet TON DNS item, by the hash TON Center's classifier names (account-facts.test.ts checks the transcription).
  * DeDust and STON.fi pools and routers are not here: TON Center recognises DeDust pools by a fixed list of three
  * hashes checked against the factory, and neither that list nor STON.fi's codes are among the references.
  *
@@ -107,6 +108,8 @@ export const KNOWN_CODES: readonly KnownCode[] = [
   // TON DNS (ton4j's compiled root collection and item).
   { codeHash: 'c45a70715e226a2aafa76c7781f3ced852aa044a3eb52b9097341761846a4125', name: 'dns_collection', kind: 'dns_collection', source: fx('dns_collection_ton4j.code.boc') },
   { codeHash: '3f0ab9253170c86aaeebfeabb2de0bc2d35b4c854a98ea37dc2cdffde8f4e811', name: 'dns_item', kind: 'dns_item', source: fx('dns_item_ton4j.code.boc') },
+  // The mainnet .ton item, as TON Center's classifier recognises DNS items (events/blocks/auction.py DNS_CODE_HASH).
+  { codeHash: '8b5ffc9ebfd39064d8d5f56e4659c826bb7593923f5ca48728be4d60af6f51f9', name: 'dns_item', kind: 'dns_item', source: 'toncenter DNS_CODE_HASH' },
   // Multisig v2: the fixture is the build with its order code as a library reference, tongo's the deployed one.
   { codeHash: '77cd68912cd5e23ecf749d92282f924da209a7e738a11746b376c7baf1b92e83', name: 'multisig_v2', kind: 'multisig', source: fx('multisig_v2.code.boc') },
   { codeHash: 'd3d14da9a627f0ec3533341829762af92b9540b21bf03665fac09c2b46eabbac', name: 'multisig_v2', kind: 'multisig', source: 'tongo' },
