@@ -55,7 +55,7 @@ export interface MultisigOrderInfo {
  * A getgems auction: `fullPrice` is its last bid; the rest is its configuration (fees as factor/base fractions,
  * bid limits), with the contract's layout version (`v2`, `v3r2`, `v3r3`, `v4r1`) when read from its data.
  */
-export interface NftAuctionInfo extends NftSaleInfo {
+export interface NftAuctionInfo extends Omit<NftSaleInfo, 'version'> {
   version?: string | null;
   mpFeeFactor?: bigint | null;
   mpFeeBase?: bigint | null;
