@@ -14,6 +14,7 @@ import { TRANSACTION_KEY_COLUMNS, type TransactionRow, transactions } from '../.
 import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
 import { type AccountEvidence, accountFacts, deploymentNeedsInit, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
+import { jvaultNamedAccounts } from '../../shared/ton/interfaces/jvault-data.js';
 
 /**
  * The classifier's input for completed traces: their transactions with their messages and bodies, from the rows the
@@ -213,6 +214,7 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     }
   }
   const data = await readData(store, needData);
+  await addNamedAccounts(store, assembled, states, data, [...needData.keys()]);
   await addInitStates(store, assembled.flatMap((a) => ('trace' in a ? [a.trace] : [])), states);
 
   return assembled.map((a): ClassifierRead => {
@@ -221,12 +223,61 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     for (const acc of a.accounts) {
       const s = states.get(acc);
       const ev = a.evidence.get(acc) ?? NO_EVIDENCE;
-      if (!s || !factsNeedData(s.code_hash, ev)) continue;
+      if (!s) continue;
       const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, ev);
       if (facts) known.set(acc, facts);
     }
     return { ok: true, input: { trace: a.trace, repo: (address) => known.get(address) } };
   });
+}
+
+/** Links of the chains of accounts named by data ({@link addNamedAccounts}): stake wallet → pool → lock wallet. */
+const NAMED_ACCOUNT_ROUNDS = 2;
+
+/**
+ * Accounts that the data just read names (jvault-data.ts: a JVault stake wallet's pool, that pool's lock wallet),
+ * added to the traces whose accounts named them, with the role the naming gives them, and their states and data
+ * read, a round per link of the chain as TON Center chains its `data_boc` requests (address_selectors.py). Each
+ * round is one state statement and the data rebuild's statements for the whole group, and only a group with a JVault
+ * unstake has one: the statement count per group stays bounded whatever its size.
+ */
+async function addNamedAccounts(
+  store: Store,
+  assembled: ReadonlyArray<{ evidence: Map<string, AccountEvidence>; accounts: Set<string> } | { error: unknown }>,
+  states: Map<string, StateRow>,
+  data: Map<string, string>,
+  fresh: string[],
+): Promise<void> {
+  let justRead = new Set(fresh);
+  for (let round = 0; round < NAMED_ACCOUNT_ROUNDS && justRead.size > 0; round++) {
+    const named = new Set<string>();
+    for (const a of assembled) {
+      if (!('evidence' in a)) continue;
+      for (const acc of [...a.accounts]) {
+        const s = states.get(acc);
+        if (!justRead.has(acc) || !s) continue;
+        const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, a.evidence.get(acc) ?? NO_EVIDENCE);
+        for (const [address, role] of jvaultNamedAccounts(facts?.extra)) {
+          const ev = a.evidence.get(address) ?? NO_EVIDENCE;
+          a.evidence.set(address, { ...ev, roles: new Set([...(ev.roles ?? []), role]) });
+          a.accounts.add(address);
+          named.add(address);
+        }
+      }
+    }
+    if (named.size === 0) return;
+    for (const [account, row] of await readStates(store, [...named].filter((x) => !states.has(x)))) states.set(account, row);
+    const needData = new Map<string, StateRow>();
+    for (const a of assembled) {
+      if (!('evidence' in a)) continue;
+      for (const acc of named) {
+        const s = states.get(acc);
+        if (s && !data.has(acc) && !needData.has(acc) && a.accounts.has(acc) && factsNeedData(s.code_hash, a.evidence.get(acc) ?? NO_EVIDENCE)) needData.set(acc, s);
+      }
+    }
+    for (const [account, boc] of await readData(store, needData)) data.set(account, boc);
+    justRead = new Set([...named].filter((x) => data.has(x)));
+  }
 }
 
 /**

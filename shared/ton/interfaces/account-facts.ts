@@ -1,6 +1,8 @@
 import type { AccountInterfaces } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
 import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
+import { type DerivedRole, isJVaultStakeWallet, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
+import { isNominatorPool } from './nominator-pool.js';
 import { interfacesOfCode } from './repository.js';
 
 /**
@@ -17,7 +19,10 @@ import { interfacesOfCode } from './repository.js';
  *    content:^Cell` (before initialisation only index and collection); a .ton domain item, known by its code hash,
  *    has a 256-bit index (dns-contract nft-item.fc `load_data`: `index:uint256 collection_address owner_address
  *    content:^Cell domain:^Cell auction:(Maybe ^Cell) last_fill_up_time:uint64`);
- *  - getgems fixed-price sale (known by its code hash only): getgems-sale.ts, per version.
+ *  - getgems fixed-price sale (known by its code hash only): getgems-sale.ts, per version;
+ *  - nominator pool (its code hash only): nominator-pool.ts;
+ *  - JVault stake wallet (an unstake sent to it) and its pool (named by the stake wallet's data): their data as the
+ *    `data_boc` extra facts, jvault-data.ts.
  * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
  * basic blocks, as TON Center does for an account whose get-methods fail).
  */
@@ -36,6 +41,8 @@ export interface AccountEvidence {
   inOps: ReadonlySet<number>;
   /** Opcodes of messages the account sent in the trace. */
   outOps: ReadonlySet<number>;
+  /** Roles another account's data gives it in the trace (jvault-data.ts): its pool, a pool's lock wallet. */
+  roles?: ReadonlySet<DerivedRole>;
 }
 
 /** Code names (code-hashes.ts) of jetton wallets whose data starts with `status:uint4` (governed / stablecoin wallets). */
@@ -55,7 +62,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
   const shows = (inOps: Set<number>, outOps: Set<number>): boolean => [...evidence.inOps].some((o) => inOps.has(o)) || [...evidence.outOps].some((o) => outOps.has(o));
   return {
     names: new Set(known.map((i) => i.name)),
-    jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS),
+    jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS) || evidence.roles?.has('jetton_wallet') === true,
     nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS),
   };
 }
@@ -66,7 +73,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
  */
 export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
   const r = reading(codeHash, evidence);
-  return r.jettonWallet || r.nftItem || getgemsSaleVersion(codeHash) !== null;
+  return r.jettonWallet || r.nftItem || getgemsSaleVersion(codeHash) !== null || isJVaultStakeWallet(evidence.inOps) || evidence.roles?.has('jvault_pool') === true;
 }
 
 /**
@@ -110,5 +117,8 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
   }
   const sale = getgemsSaleFacts(address, state.codeHash, state.dataBoc);
   if (sale !== null) out.nftSale = sale;
+  if (isNominatorPool(state.codeHash)) out.nominatorPool = true;
+  const jvault = state.dataBoc === null ? null : isJVaultStakeWallet(evidence.inOps) ? jvaultStakeWalletData(state.dataBoc) : evidence.roles?.has('jvault_pool') ? jvaultPoolData(state.dataBoc) : null;
+  if (jvault !== null) out.extra = { data_boc: jvault };
   return Object.keys(out).length > 0 ? out : undefined;
 }
