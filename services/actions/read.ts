@@ -330,10 +330,10 @@ function assembleTrace(
   msgsOf: ReadonlyMap<string, MsgRow[]>,
   bodies: ReadonlyMap<string, string>,
 ): { trace: Trace; evidence: Map<string, AccountEvidence>; accounts: Set<string> } {
-  const evidence = new Map<string, { inOps: Set<number>; outOps: Set<number> }>();
-  const evidenceOf = (a: string): { inOps: Set<number>; outOps: Set<number> } => {
+  const evidence = new Map<string, { inOps: Set<number>; outOps: Set<number>; logs: string[] }>();
+  const evidenceOf = (a: string): { inOps: Set<number>; outOps: Set<number>; logs: string[] } => {
     let e = evidence.get(a);
-    if (!e) evidence.set(a, (e = { inOps: new Set(), outOps: new Set() }));
+    if (!e) evidence.set(a, (e = { inOps: new Set(), outOps: new Set(), logs: [] }));
     return e;
   };
   const accounts = new Set<string>();
@@ -346,6 +346,8 @@ function assembleTrace(
       if (m.source !== '') accounts.add(m.source);
       if (m.destination !== '') accounts.add(m.destination);
       const external = m.source === '';
+      const body = bodies.get(m.body_hash) ?? null;
+      if (m.direction === 'out' && m.destination === '' && body !== null) evidenceOf(m.tx_account).logs.push(body);
       messages.push({
         msg_hash: m.msg_hash,
         tx_hash: m.tx_hash,
@@ -361,7 +363,7 @@ function assembleTrace(
         bounce: m.bounce,
         bounced: m.bounced,
         value_extra_currencies: m.value_extra_currencies,
-        body: bodies.get(m.body_hash) ?? null,
+        body,
       });
       if (m.opcode !== null) {
         const op = Number(m.opcode) >>> 0;

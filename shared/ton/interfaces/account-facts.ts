@@ -1,5 +1,6 @@
 import type { AccountInterfaces } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
+import { dedustPoolAssets, isDedustPoolCode } from './dedust-pool.js';
 import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
 import { type DerivedRole, isJVaultStakeWallet, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
 import { isNominatorPool } from './nominator-pool.js';
@@ -21,6 +22,7 @@ import { interfacesOfCode } from './repository.js';
  *    content:^Cell domain:^Cell auction:(Maybe ^Cell) last_fill_up_time:uint64`);
  *  - getgems fixed-price sale (known by its code hash only): getgems-sale.ts, per version;
  *  - nominator pool (its code hash only): nominator-pool.ts;
+ *  - DeDust pool (its code hash, and the assets of the swap logs it emitted in the trace): dedust-pool.ts;
  *  - JVault stake wallet (an unstake sent to it) and its pool (named by the stake wallet's data): their data as the
  *    `data_boc` extra facts, jvault-data.ts.
  * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
@@ -41,6 +43,8 @@ export interface AccountEvidence {
   inOps: ReadonlySet<number>;
   /** Opcodes of messages the account sent in the trace. */
   outOps: ReadonlySet<number>;
+  /** Bodies (base64 BoC) of the external-out messages (logs) the account emitted in the trace. */
+  logs?: readonly string[];
   /** Roles another account's data gives it in the trace (jvault-data.ts): its pool, a pool's lock wallet. */
   roles?: ReadonlySet<DerivedRole>;
 }
@@ -118,6 +122,8 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
   const sale = getgemsSaleFacts(address, state.codeHash, state.dataBoc);
   if (sale !== null) out.nftSale = sale;
   if (isNominatorPool(state.codeHash)) out.nominatorPool = true;
+  const assets = isDedustPoolCode(state.codeHash) ? dedustPoolAssets(evidence.logs ?? []) : null;
+  if (assets !== null) out.dedustPool = { address, assets };
   const jvault = state.dataBoc === null ? null : isJVaultStakeWallet(evidence.inOps) ? jvaultStakeWalletData(state.dataBoc) : evidence.roles?.has('jvault_pool') ? jvaultPoolData(state.dataBoc) : null;
   if (jvault !== null) out.extra = { data_boc: jvault };
   return Object.keys(out).length > 0 ? out : undefined;
