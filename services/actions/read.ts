@@ -21,7 +21,8 @@ import { jvaultNamedAccounts } from '../../shared/ton/interfaces/jvault-data.js'
  * trace message carries (trace.ts `rows`), else read from the store (the transaction documents, by key; else
  * transactions by the primary key (account, lt), messages by (tx_account, tx_lt), message_contents by hash), and per
  * trace an interface repository over the accounts' latest states (latest_account_states, by account) and what that
- * trace's messages show about them.
+ * trace's messages show about them, plus the accounts their data names (a JVault stake wallet's pool and its lock
+ * wallet: {@link addNamedAccounts}).
  *
  * The traces of a group are read together: one statement per table for the whole group, and the cell-store rounds
  * of every account's data rebuild merged into one statement per tree level. Embedded ClickHouse runs one statement
