@@ -14,13 +14,15 @@ import { TRANSACTION_KEY_COLUMNS, type TransactionRow, transactions } from '../.
 import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
 import { type AccountEvidence, accountFacts, deploymentNeedsInit, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
+import { jvaultNamedAccounts } from '../../shared/ton/interfaces/jvault-data.js';
 
 /**
  * The classifier's input for completed traces: their transactions with their messages and bodies, from the rows the
  * trace message carries (trace.ts `rows`), else read from the store (the transaction documents, by key; else
  * transactions by the primary key (account, lt), messages by (tx_account, tx_lt), message_contents by hash), and per
  * trace an interface repository over the accounts' latest states (latest_account_states, by account) and what that
- * trace's messages show about them.
+ * trace's messages show about them, plus the accounts their data names (a JVault stake wallet's pool and its lock
+ * wallet: {@link addNamedAccounts}).
  *
  * The traces of a group are read together: one statement per table for the whole group, and the cell-store rounds
  * of every account's data rebuild merged into one statement per tree level. Embedded ClickHouse runs one statement
@@ -213,6 +215,7 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     }
   }
   const data = await readData(store, needData);
+  await addNamedAccounts(store, assembled, states, data, [...needData.keys()]);
   await addInitStates(store, assembled.flatMap((a) => ('trace' in a ? [a.trace] : [])), states);
 
   const knownOf = assembled.map((a) => {
@@ -221,7 +224,7 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     for (const acc of a.accounts) {
       const s = states.get(acc);
       const ev = a.evidence.get(acc) ?? NO_EVIDENCE;
-      if (!s || !factsNeedData(s.code_hash, ev)) continue;
+      if (!s) continue;
       const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, ev);
       if (facts) known.set(acc, facts);
     }
@@ -234,6 +237,55 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     const known = knownOf[i]!;
     return { ok: true, input: { trace: a.trace, repo: (address) => known.get(address) } };
   });
+}
+
+/** Links of the chains of accounts named by data ({@link addNamedAccounts}): stake wallet → pool → lock wallet. */
+const NAMED_ACCOUNT_ROUNDS = 2;
+
+/**
+ * Accounts that the data just read names (jvault-data.ts: a JVault stake wallet's pool, that pool's lock wallet),
+ * added to the traces whose accounts named them, with the role the naming gives them, and their states and data
+ * read, a round per link of the chain as TON Center chains its `data_boc` requests (address_selectors.py). Each
+ * round is one state statement and the data rebuild's statements for the whole group, and only a group with a JVault
+ * unstake has one: the statement count per group stays bounded whatever its size.
+ */
+async function addNamedAccounts(
+  store: Store,
+  assembled: ReadonlyArray<{ evidence: Map<string, AccountEvidence>; accounts: Set<string> } | { error: unknown }>,
+  states: Map<string, StateRow>,
+  data: Map<string, string>,
+  fresh: string[],
+): Promise<void> {
+  let justRead = new Set(fresh);
+  for (let round = 0; round < NAMED_ACCOUNT_ROUNDS && justRead.size > 0; round++) {
+    const named = new Set<string>();
+    for (const a of assembled) {
+      if (!('evidence' in a)) continue;
+      for (const acc of [...a.accounts]) {
+        const s = states.get(acc);
+        if (!justRead.has(acc) || !s) continue;
+        const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, a.evidence.get(acc) ?? NO_EVIDENCE);
+        for (const [address, role] of jvaultNamedAccounts(facts?.extra)) {
+          const ev = a.evidence.get(address) ?? NO_EVIDENCE;
+          a.evidence.set(address, { ...ev, roles: new Set([...(ev.roles ?? []), role]) });
+          a.accounts.add(address);
+          named.add(address);
+        }
+      }
+    }
+    if (named.size === 0) return;
+    for (const [account, row] of await readStates(store, [...named].filter((x) => !states.has(x)))) states.set(account, row);
+    const needData = new Map<string, StateRow>();
+    for (const a of assembled) {
+      if (!('evidence' in a)) continue;
+      for (const acc of named) {
+        const s = states.get(acc);
+        if (s && !data.has(acc) && !needData.has(acc) && a.accounts.has(acc) && factsNeedData(s.code_hash, a.evidence.get(acc) ?? NO_EVIDENCE)) needData.set(acc, s);
+      }
+    }
+    for (const [account, boc] of await readData(store, needData)) data.set(account, boc);
+    justRead = new Set([...named].filter((x) => data.has(x)));
+  }
 }
 
 /**
@@ -315,10 +367,10 @@ function assembleTrace(
   msgsOf: ReadonlyMap<string, MsgRow[]>,
   bodies: ReadonlyMap<string, string>,
 ): { trace: Trace; evidence: Map<string, AccountEvidence>; accounts: Set<string> } {
-  const evidence = new Map<string, { inOps: Set<number>; outOps: Set<number> }>();
-  const evidenceOf = (a: string): { inOps: Set<number>; outOps: Set<number> } => {
+  const evidence = new Map<string, { inOps: Set<number>; outOps: Set<number>; logs: string[] }>();
+  const evidenceOf = (a: string): { inOps: Set<number>; outOps: Set<number>; logs: string[] } => {
     let e = evidence.get(a);
-    if (!e) evidence.set(a, (e = { inOps: new Set(), outOps: new Set() }));
+    if (!e) evidence.set(a, (e = { inOps: new Set(), outOps: new Set(), logs: [] }));
     return e;
   };
   const accounts = new Set<string>();
@@ -331,6 +383,8 @@ function assembleTrace(
       if (m.source !== '') accounts.add(m.source);
       if (m.destination !== '') accounts.add(m.destination);
       const external = m.source === '';
+      const body = bodies.get(m.body_hash) ?? null;
+      if (m.direction === 'out' && m.destination === '' && body !== null) evidenceOf(m.tx_account).logs.push(body);
       messages.push({
         msg_hash: m.msg_hash,
         tx_hash: m.tx_hash,
@@ -346,7 +400,7 @@ function assembleTrace(
         bounce: m.bounce,
         bounced: m.bounced,
         value_extra_currencies: m.value_extra_currencies,
-        body: bodies.get(m.body_hash) ?? null,
+        body,
       });
       if (m.opcode !== null) {
         const op = Number(m.opcode) >>> 0;

@@ -3,6 +3,9 @@ import { bodySlice, loadAddr } from '../bodies/cell.js';
 import { MULTISIG_APPROVE, MULTISIG_APPROVE_ACCEPTED, MULTISIG_APPROVE_REJECTED, MULTISIG_EXECUTE, MULTISIG_INIT_ORDER, loadMultisigOrderData } from '../bodies/Multisig.js';
 import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
 import { readNftAuction } from './auction-facts.js';
+import { dedustPoolAssets, isDedustPoolCode } from './dedust-pool.js';
+import { type DerivedRole, isJVaultStakeWallet, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
+import { isNominatorPool } from './nominator-pool.js';
 import { interfacesOfCode } from './repository.js';
 
 /**
@@ -24,7 +27,11 @@ import { interfacesOfCode } from './repository.js';
  *    the signers from the data's first reference when it is at hand. A deployed multisig runs its orders with the
  *    order code as a library reference, so the code hash need not be a known one: an order also shows by taking
  *    `init` / `approve` or by sending `approve_accepted` / `approve_rejected` / `execute`;
- *  - getgems auction: auction-facts.ts.
+ *  - getgems auction: auction-facts.ts;
+ *  - nominator pool (its code hash only): nominator-pool.ts;
+ *  - DeDust pool (its code hash, and the assets of the swap logs it emitted in the trace): dedust-pool.ts;
+ *  - JVault stake wallet (an unstake sent to it) and its pool (named by the stake wallet's data): their data as the
+ *    `data_boc` extra facts, jvault-data.ts.
  * A data cell in another layout yields nothing for that interface (the classifier then leaves the transfer as its
  * basic blocks, as TON Center does for an account whose get-methods fail).
  */
@@ -46,6 +53,10 @@ export interface AccountEvidence {
   inOps: ReadonlySet<number>;
   /** Opcodes of messages the account sent in the trace. */
   outOps: ReadonlySet<number>;
+  /** Bodies (base64 BoC) of the external-out messages (logs) the account emitted in the trace. */
+  logs?: readonly string[];
+  /** Roles another account's data gives it in the trace (jvault-data.ts): its pool, a pool's lock wallet. */
+  roles?: ReadonlySet<DerivedRole>;
 }
 
 /** Code names (code-hashes.ts) of jetton wallets whose data starts with `status:uint4` (governed / stablecoin wallets). */
@@ -65,7 +76,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
   const shows = (inOps: Set<number>, outOps: Set<number>): boolean => [...evidence.inOps].some((o) => inOps.has(o)) || [...evidence.outOps].some((o) => outOps.has(o));
   return {
     names: new Set(known.map((i) => i.name)),
-    jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS),
+    jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS) || evidence.roles?.has('jetton_wallet') === true,
     nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS),
     multisigOrder: kinds.has('multisig_order') || shows(MULTISIG_ORDER_IN_OPS, MULTISIG_ORDER_OUT_OPS),
     nftAuction: kinds.has('nft_auction'),
@@ -78,7 +89,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
  */
 export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
   const r = reading(codeHash, evidence);
-  return r.jettonWallet || r.nftItem || r.multisigOrder || r.nftAuction || getgemsSaleVersion(codeHash) !== null;
+  return r.jettonWallet || r.nftItem || r.multisigOrder || r.nftAuction || getgemsSaleVersion(codeHash) !== null || isJVaultStakeWallet(evidence.inOps) || evidence.roles?.has('jvault_pool') === true;
 }
 
 /**
@@ -136,5 +147,10 @@ export function accountFacts(address: string, state: { codeHash: string | null; 
     const auction = readNftAuction(address, state.codeHash, state.dataBoc);
     if (auction !== null) out.nftAuction = auction;
   }
+  if (isNominatorPool(state.codeHash)) out.nominatorPool = true;
+  const assets = isDedustPoolCode(state.codeHash) ? dedustPoolAssets(evidence.logs ?? []) : null;
+  if (assets !== null) out.dedustPool = { address, assets };
+  const jvault = state.dataBoc === null ? null : isJVaultStakeWallet(evidence.inOps) ? jvaultStakeWalletData(state.dataBoc) : evidence.roles?.has('jvault_pool') ? jvaultPoolData(state.dataBoc) : null;
+  if (jvault !== null) out.extra = { data_boc: jvault };
   return Object.keys(out).length > 0 ? out : undefined;
 }
