@@ -58,8 +58,9 @@ export interface DecodeBlockOptions {
    */
   accountStates?: boolean;
   /**
-   * Collect the whole cells of each touched account's Account subtree on both sides of the state update into
-   * `cells` (0025_cells.sql): what later reads rebuild pruned code and data from. Default true; needs
+   * Collect the whole cells of each touched account's Account subtree on both sides of the state update, and the
+   * code and data of the StateInits that deployed accounts in the block, into `cells` (0025_cells.sql): what later
+   * reads rebuild pruned code and data from. Default true; needs
    * `accountStates`.
    */
   cells?: boolean;
@@ -203,7 +204,7 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
     const seen = new Set<string>();
     collectWholeCells(
       boc,
-      found.map((f) => f.sa.accountCell),
+      [...found.map((f) => f.sa.accountCell), ...deployedInits(parsed)],
       (hash, record) => {
         if (seen.has(hash)) return;
         seen.add(hash);
@@ -231,6 +232,25 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
       }
     }
   }
+}
+
+/**
+ * The code and data of the StateInit that deployed an account in this block (its inbound message's `init`, taken
+ * by a transaction whose account was not active before). A Merkle update prunes every cell the old state already
+ * held, and a message queued in this shard's out queue is part of that state: an account deployed by such a message
+ * arrives with its code and data pruned on the new side, though nothing else ever stores them whole. The message in
+ * the block body carries them whole (block.tlb `message$_ ... init:(Maybe (Either StateInit ^StateInit))`,
+ * `StateInit ... code:(Maybe ^Cell) data:(Maybe ^Cell)`).
+ */
+function deployedInits(parsed: ParsedBlock): number[] {
+  const out: number[] = [];
+  for (const tx of parsed.transactions) {
+    const init = tx.origStatus === 'active' ? undefined : tx.inMsg?.init?.value;
+    if (!init) continue;
+    if (init.code >= 0) out.push(init.code);
+    if (init.data >= 0) out.push(init.data);
+  }
+  return out;
 }
 
 /** Hash of the cell `account_none$0` (block.tlb Account): one data bit 0, no refs; d1 = 0, d2 = 1, data 0x40 with its completion tag. */

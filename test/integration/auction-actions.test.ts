@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type DCell, DBuilder, parseBocRoot, serializeBoc } from '../../shared/sources/devnet/cell.js';
-import { readAccount } from '../../shared/sources/devnet/tlb.js';
-import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
-import { accountFacts } from '../../shared/ton/interfaces/account-facts.js';
+import { type DCell, DBuilder, parseBocRoot } from '../../shared/sources/devnet/cell.js';
 import { TON } from '../../shared/sources/devnet/genesis.js';
 import type { StdAddr } from '../../shared/sources/devnet/tlb.js';
 import { nftTransferBody } from '../../shared/sources/devnet/traffic.js';
@@ -356,15 +353,9 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
 
   it('listing through a marketplace deployer: nft_put_on_auction with the auction’s configuration', async () => {
     const w = s.actors.wallets;
-    // The trace as the action stage reads it, classified with the auction's facts read by accountFacts from its
-    // state on the chain (the action stage's own read lacks them: the cell store has not the data cells of an
-    // account deployed by a message, see the report).
-    const input = await ix.input(sent.putOnAuction!);
-    const acc = readAccount(s.chain.shardAccount(auctionC).refs[0]!);
-    const facts = accountFacts(raw(auctionC), { codeHash: Buffer.from(acc.code!.hash()).toString('base64'), dataBoc: Buffer.from(serializeBoc(acc.data!)).toString('base64') }, { inOps: new Set(), outOps: new Set() });
-    expect(facts?.nftAuction?.owner).toBe(raw(w[2]!.address));
-    const repo = (a: string) => (a === raw(auctionC) ? facts : input.repo(a));
-    const actions = createClassifier(repo).classify(input.trace).map((r) => rowToJson(r) as Actions[number]);
+    // What the action stage published: the auction's facts come from its data, which the cell store holds from
+    // the deploying message's StateInit (shared/ton/decode-block.ts `deployedInits`).
+    const actions = ix.actionsOf(sent.putOnAuction!);
     const p = find(actions, 'nft_put_on_auction');
     expect(p['source']).toBe(raw(w[2]!.address));
     expect(p['source_secondary']).toBe(raw(deployer));
