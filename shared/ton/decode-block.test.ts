@@ -1302,10 +1302,10 @@ function b64hex(s: string): string {
   return Buffer.from(s, 'base64').toString('hex');
 }
 
-describeFixtures('decodeBlock: the cell store gets the code and data of the StateInits that deployed accounts', () => {
+describeFixtures('decodeBlock: the cell store gets the cells the messages that deployed accounts brought', () => {
   // A Merkle update prunes what the old state held, its out queue included, so a contract deployed by a queued
   // message may arrive with its code and data pruned; the deploying message carries them whole.
-  it('every deploying transaction\'s init code and data (read by @ton/core from the message) are among the cells', () => {
+  it('every deploying transaction\'s init code and data and its body\'s cells (read by @ton/core) are among the cells', () => {
     let checked = 0;
     for (const file of readdirSync(fixturePath('blocks')).filter((f) => f.endsWith('.boc'))) {
       const d = decodeBlock(readFixture(`blocks/${file}`));
@@ -1315,6 +1315,9 @@ describeFixtures('decodeBlock: the cell store gets the code and data of the Stat
         if (tx.orig_status === 'active' || !init) continue;
         const si = loadStateInit(Cell.fromBase64(init.body).beginParse());
         for (const c of [si.code, si.data]) if (c) expect(have.has(c.hash().toString('hex')), `${file} ${tx.hash}`).toBe(true);
+        // The body's cells too (an inline body's root is part of the message cell, its references are cells).
+        const body = Cell.fromBase64(tx.in_msg!.message_content!.body!);
+        for (const c of body.refs) expect(have.has(c.hash().toString('hex')), `${file} ${tx.hash} body`).toBe(true);
         checked++;
       }
     }

@@ -59,7 +59,7 @@ export interface DecodeBlockOptions {
   accountStates?: boolean;
   /**
    * Collect the whole cells of each touched account's Account subtree on both sides of the state update, and the
-   * code and data of the StateInits that deployed accounts in the block, into `cells` (0025_cells.sql): what later
+   * cells the messages that deployed accounts in the block brought (StateInit code and data, body), into `cells` (0025_cells.sql): what later
    * reads rebuild pruned code and data from. Default true; needs
    * `accountStates`.
    */
@@ -235,20 +235,25 @@ function fillAccountStates(parsed: ParsedBlock, records: V3Transaction[], bocs: 
 }
 
 /**
- * The code and data of the StateInit that deployed an account in this block (its inbound message's `init`, taken
- * by a transaction whose account was not active before). A Merkle update prunes every cell the old state already
- * held, and a message queued in this shard's out queue is part of that state: an account deployed by such a message
- * arrives with its code and data pruned on the new side, though nothing else ever stores them whole. The message in
- * the block body carries them whole (block.tlb `message$_ ... init:(Maybe (Either StateInit ^StateInit))`,
- * `StateInit ... code:(Maybe ^Cell) data:(Maybe ^Cell)`).
+ * The cells a deploying message brought whole: the code and data of its StateInit and the cells of its body (the
+ * inbound message of a transaction whose account was not active before; a contract commonly stores cells its deploy
+ * body carries, as a multisig order its order or an NFT item its content). A Merkle update prunes every cell the old
+ * state already held, and a message queued in this shard's out queue is part of that state: an account deployed by
+ * such a message arrives with those cells pruned on the new side, though nothing else ever stores them whole. The
+ * message in the block body carries them whole (block.tlb `message$_ ... init:(Maybe (Either StateInit ^StateInit))
+ * body:(Either X ^X)`, `StateInit ... code:(Maybe ^Cell) data:(Maybe ^Cell)`). An inline body's own root is no cell of
+ * the bag; its references are.
  */
 function deployedInits(parsed: ParsedBlock): number[] {
   const out: number[] = [];
   for (const tx of parsed.transactions) {
-    const init = tx.origStatus === 'active' ? undefined : tx.inMsg?.init?.value;
-    if (!init) continue;
+    const msg = tx.origStatus === 'active' ? null : tx.inMsg;
+    if (!msg?.init) continue;
+    const init = msg.init.value;
     if (init.code >= 0) out.push(init.code);
     if (init.data >= 0) out.push(init.data);
+    if (typeof msg.body === 'number') out.push(msg.body);
+    else for (const r of msg.body.refs) if (typeof r === 'number') out.push(r);
   }
   return out;
 }
