@@ -52,39 +52,22 @@ export function loadEitherSlice(s: Slice): Slice | null {
   return s.clone();
 }
 
-/** Bytes of a snake-format string (the data of this cell, then of its first reference, and so on). */
-export function loadSnakeBytes(s: Slice): Uint8Array {
-  const parts: Uint8Array[] = [];
-  let cur: Slice | null = s;
-  let total = 0;
-  for (let guard = 0; cur !== null && guard < 1024; guard++) {
-    const n = cur.remainingBits >> 3;
-    const bytes = cur.loadBytes(n).slice();
-    parts.push(bytes);
-    total += bytes.length;
-    cur = cur.remainingRefs > 0 ? new Slice(cur.boc, cur.loadRef()) : null;
-  }
-  const out = new Uint8Array(total);
-  let p = 0;
-  for (const b of parts) {
-    out.set(b, p);
-    p += b.length;
-  }
-  return out;
-}
-
 /**
- * Snake bytes read the way TON Center's classifier reads them (pytoniq `load_snake_bytes`): every cell of the
- * chain must hold whole bytes and at most one reference, else the text is rejected (throws) rather than cut.
+ * Bytes of a snake-format string (the data of this cell, then of its first reference, and so on). `strict` reads
+ * them the way TON Center's classifier does (pytoniq `load_snake_bytes`): every cell of the chain must hold whole
+ * bytes and at most one reference, else the text is rejected (throws) rather than cut.
  */
-export function loadStrictSnakeBytes(s: Slice): Uint8Array {
+export function loadSnakeBytes(s: Slice, opts: { strict?: boolean } = {}): Uint8Array {
   const parts: Uint8Array[] = [];
   let cur: Slice | null = s;
   let total = 0;
   for (let guard = 0; cur !== null; guard++) {
-    if (guard >= 1024) throw new Error('snake string too long');
-    if (cur.remainingBits % 8 !== 0) throw new Error(`snake cell of ${cur.remainingBits} bits`);
-    if (cur.remainingRefs > 1) throw new Error(`snake cell with ${cur.remainingRefs} references`);
+    if (guard >= 1024) {
+      if (opts.strict) throw new Error('snake string too long');
+      break;
+    }
+    if (opts.strict && cur.remainingBits % 8 !== 0) throw new Error(`snake cell of ${cur.remainingBits} bits`);
+    if (opts.strict && cur.remainingRefs > 1) throw new Error(`snake cell with ${cur.remainingRefs} references`);
     const bytes = cur.loadBytes(cur.remainingBits >> 3).slice();
     parts.push(bytes);
     total += bytes.length;
@@ -98,6 +81,9 @@ export function loadStrictSnakeBytes(s: Slice): Uint8Array {
   }
   return out;
 }
+
+/** {@link loadSnakeBytes}, strict. */
+export const loadStrictSnakeBytes = (s: Slice): Uint8Array => loadSnakeBytes(s, { strict: true });
 
 /** Text as TON Center stores a comment: invalid UTF-8 bytes as `\xNN`, NUL characters removed. */
 export function decodeComment(bytes: Uint8Array): string {

@@ -1,9 +1,7 @@
-import { Address, Cell, Dictionary, type TupleItem, beginCell, parseTuple } from '@ton/core';
+import { Address, Cell, Dictionary, type TupleItem, beginCell } from '@ton/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type GetMethodRunner, createGetMethodRunner, rawOf, tupleAddr, tupleInt } from '../../../test/helpers/get-method.js';
 import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
-import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
-import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
-import { methodId } from '../../tvm/method-id.js';
 import { DNS_ITEM_CODE_HASH } from '../actions/auctions.js';
 import { accountFacts, factsNeedData } from './account-facts.js';
 import { interfacesOfCode } from './repository.js';
@@ -19,42 +17,24 @@ const SELF = '0:' + 'AB'.repeat(32);
 const OWNER = Address.parseRaw('0:' + '11'.repeat(32));
 const MASTER = Address.parseRaw('0:' + '22'.repeat(32));
 const COLLECTION = Address.parseRaw('0:' + '33'.repeat(32));
-const raw = (a: Address): string => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+const raw = rawOf;
 
-let tvm: Tvm;
+let gm: GetMethodRunner;
 beforeAll(async () => {
-  tvm = await createInlineTvm();
+  gm = await createGetMethodRunner();
 });
 afterAll(async () => {
-  await tvm?.close();
+  await gm?.close();
 });
 
 async function getMethod(code: Cell, data: Cell, name: string): Promise<TupleItem[]> {
-  const out = await tvm.runGetMethod({
-    code: code.toBoc().toString('base64'),
-    data: data.toBoc().toString('base64'),
-    address: SELF,
-    balance: 10n ** 9n,
-    config: MAINNET_CONFIG_BOC,
-    now: 1_760_000_000,
-    methodId: methodId(name),
-    stack: serializeStackB64([]),
-    gasLimit: 1_000_000n,
-  });
-  if (!out.ok) throw new Error(out.error);
+  const out = await gm.run(code, data, name, SELF);
   expect(out.exitCode, `${name} exit code`).toBe(0);
-  return parseTuple(Cell.fromBase64(out.stack));
+  return out.stack;
 }
 
-const int = (t: TupleItem): bigint => {
-  if (t.type !== 'int') throw new Error(`not an int: ${t.type}`);
-  return t.value;
-};
-const addr = (t: TupleItem): string | null => {
-  if (t.type !== 'slice' && t.type !== 'cell') throw new Error(`not a slice: ${t.type}`);
-  const a = t.cell.beginParse().loadMaybeAddress();
-  return a ? raw(a) : null;
-};
+const int = tupleInt;
+const addr = tupleAddr;
 const codeHash = (code: Cell): string => code.hash().toString('base64');
 
 describeFixtures('account facts against the contracts’ own get-methods (real TVM)', () => {

@@ -1,9 +1,7 @@
-import { Address, type Builder, Cell, type TupleItem, beginCell, parseTuple } from '@ton/core';
+import { Address, type Builder, Cell, type TupleItem, beginCell } from '@ton/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type GetMethodRunner, createGetMethodRunner, rawOf, tupleAddr, tupleInt } from '../../../test/helpers/get-method.js';
 import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
-import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
-import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
-import { methodId } from '../../tvm/method-id.js';
 import { accountFacts, factsNeedData } from './account-facts.js';
 import { type AuctionLayout, readNftAuction } from './auction-facts.js';
 
@@ -22,42 +20,24 @@ const NFT = A('33');
 const MP_FEE = A('44');
 const ROYALTY = A('55');
 const BIDDER = A('66');
-const raw = (a: Address): string => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+const raw = rawOf;
 
-let tvm: Tvm;
+let gm: GetMethodRunner;
 beforeAll(async () => {
-  tvm = await createInlineTvm();
+  gm = await createGetMethodRunner();
 });
 afterAll(async () => {
-  await tvm?.close();
+  await gm?.close();
 });
 
 async function getMethod(code: Cell, data: Cell, name: string): Promise<TupleItem[]> {
-  const out = await tvm.runGetMethod({
-    code: code.toBoc().toString('base64'),
-    data: data.toBoc().toString('base64'),
-    address: SELF,
-    balance: 10n ** 9n,
-    config: MAINNET_CONFIG_BOC,
-    now: 1_760_000_000,
-    methodId: methodId(name),
-    stack: serializeStackB64([]),
-    gasLimit: 1_000_000n,
-  });
-  if (!out.ok) throw new Error(out.error);
+  const out = await gm.run(code, data, name, SELF);
   expect(out.exitCode, `${name} exit code`).toBe(0);
-  return parseTuple(Cell.fromBase64(out.stack));
+  return out.stack;
 }
 
-const int = (t: TupleItem | undefined): bigint => {
-  if (t?.type !== 'int') throw new Error(`not an int: ${t?.type}`);
-  return t.value;
-};
-const addr = (t: TupleItem | undefined): string | null => {
-  if (t?.type !== 'slice' && t?.type !== 'cell') throw new Error(`not a slice: ${t?.type}`);
-  const a = t.cell.beginParse().loadMaybeAddress();
-  return a ? raw(a) : null;
-};
+const int = tupleInt;
+const addr = tupleAddr;
 
 interface Setup {
   lastBid: bigint;

@@ -1,9 +1,7 @@
-import { Address, Cell, type TupleItem, beginCell, parseTuple, storeStateInit } from '@ton/core';
+import { Address, Cell, type TupleItem, beginCell, storeStateInit } from '@ton/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type GetMethodRunner, createGetMethodRunner, rawOf, tupleAddr, tupleInt } from '../../../test/helpers/get-method.js';
 import { describeFixtures, readFixture } from '../../../test/helpers/fixtures.js';
-import { type Tvm, createInlineTvm, serializeStackB64 } from '../../tvm/executor.js';
-import { MAINNET_CONFIG_BOC } from '../../tvm/mainnet-config.js';
-import { methodId } from '../../tvm/method-id.js';
 import { accountFacts, factsNeedData } from './account-facts.js';
 import { KNOWN_CODES } from './code-hashes.js';
 import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
@@ -24,41 +22,20 @@ const NFT = Address.parseRaw('0:' + '22'.repeat(32));
 const OWNER = Address.parseRaw('0:' + '33'.repeat(32));
 const FEE = Address.parseRaw('0:' + '44'.repeat(32));
 const ROYALTY = Address.parseRaw('0:' + '55'.repeat(32));
-const raw = (a: Address): string => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+const raw = rawOf;
 
-let tvm: Tvm;
+let gm: GetMethodRunner;
 beforeAll(async () => {
-  tvm = await createInlineTvm();
+  gm = await createGetMethodRunner();
 });
 afterAll(async () => {
-  await tvm?.close();
+  await gm?.close();
 });
 
-async function getMethod(code: Cell, data: Cell, name: string): Promise<{ exitCode: number; stack: TupleItem[] }> {
-  const out = await tvm.runGetMethod({
-    code: code.toBoc().toString('base64'),
-    data: data.toBoc().toString('base64'),
-    address: SELF,
-    balance: 10n ** 9n,
-    config: MAINNET_CONFIG_BOC,
-    now: 1_760_000_000,
-    methodId: methodId(name),
-    stack: serializeStackB64([]),
-    gasLimit: 1_000_000n,
-  });
-  if (!out.ok) throw new Error(out.error);
-  return { exitCode: out.exitCode, stack: out.exitCode === 0 ? parseTuple(Cell.fromBase64(out.stack)) : [] };
-}
+const getMethod = (code: Cell, data: Cell, name: string): Promise<{ exitCode: number; stack: TupleItem[] }> => gm.run(code, data, name, SELF);
 
-const int = (t: TupleItem | undefined): bigint => {
-  if (t?.type !== 'int') throw new Error(`not an int: ${t?.type}`);
-  return t.value;
-};
-const addr = (t: TupleItem | undefined): string | null => {
-  if (t?.type !== 'slice' && t?.type !== 'cell') throw new Error(`not a slice: ${t?.type}`);
-  const a = t.cell.beginParse().loadMaybeAddress();
-  return a ? raw(a) : null;
-};
+const int = tupleInt;
+const addr = tupleAddr;
 
 const code = (file: string): Cell => Cell.fromBoc(readFixture(`contracts/${file}`))[0]!;
 
