@@ -3,6 +3,7 @@ import { type DCell, DBuilder, parseBocRoot } from '../../shared/sources/devnet/
 import { TON } from '../../shared/sources/devnet/genesis.js';
 import type { StdAddr } from '../../shared/sources/devnet/tlb.js';
 import { nftTransferBody } from '../../shared/sources/devnet/traffic.js';
+import { actionDetails } from '../../shared/ton/actions/api.js';
 import { createHash } from 'node:crypto';
 import { commentBody, contractAddress, contractCode } from '../../shared/sources/devnet/wallets.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
@@ -286,6 +287,11 @@ describeFixtures('getgems auctions on the real contract (devnet)', () => {
     expect(String(out['amount'])).toBe(String(refund));
     expect(out['ton_transfer_data']).toEqual({ comment: 'Your bid has been outbid by another user.' });
     expect(out['nft_transfer_data']).toEqual({ marketplace: 'getgems' });
+    // API v3: ton-index-go takes the comment from `ton_transfer_data.content`, which TON Center's Postgres row does
+    // not have for an outbid (its `ton_transfer_details` type has no `comment`): omitted (omitempty).
+    const details = actionDetails(out as never) as Record<string, unknown>;
+    expect(details).not.toHaveProperty('comment');
+    expect([details['auction_address'], details['bidder'], details['new_bidder'], details['amount']]).toEqual([raw(auctionA), raw(s.actors.wallets[3]!.address), raw(s.actors.wallets[4]!.address), String(refund)]);
     // auction_outbid is not a v1 type: the refund is also its child ton_transfer row (actions.md S.3).
     const child = actions.filter((a) => a['parent_action_id'] === out.action_id);
     expect(child.map((a) => [a.type, a['ancestor_type']])).toEqual([['ton_transfer', ['auction_outbid']]]);

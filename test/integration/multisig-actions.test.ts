@@ -102,14 +102,20 @@ describe('multisig v2 actions from the real contracts on the devnet', () => {
     expect(a.destination).toBe(rawAddress(s.actors.multisig.address));
     expect(a.destination_secondary).toBe(orderAddress);
     const d = a.multisig_create_order_data;
-    expect(d).toMatchObject({ query_id: CREATE_QUERY.toString(), order_seqno: '0', is_created_by_signer: true, is_signed_by_creator: true, creator_index: 0, expiration_date: expiration });
-    sameCell(d.order_boc, orderCell);
+    // TON Center reads the order's init with its signers as a HashmapE (a presence bit the multisig does not write:
+    // bodies/Multisig.ts `loadMultisigInitOrderAsTonCenter`), so what it stores as `order_boc` is the init's first
+    // reference, the multisig's signers dictionary (`Hashmap 8 MsgAddressInt`, multisig.func `store_nonempty_dict`),
+    // and `is_signed_by_creator` the top bit of the creator's index 0.
+    expect(d).toMatchObject({ query_id: CREATE_QUERY.toString(), order_seqno: '0', is_created_by_signer: true, is_signed_by_creator: false, creator_index: 0, expiration_date: expiration });
+    const signersDict = Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Address());
+    s.actors.multisig.signers.forEach((w, i) => signersDict.set(i, addr(w.address)));
+    sameCell(d.order_boc, beginCell().storeDictDirect(signersDict).endCell());
     // API v3 details, as ton-index-go's ActionDetailsMultisigCreateOrder spreads them.
     expect(actionDetails(a as never)).toEqual({
       query_id: CREATE_QUERY.toString(),
       order_seqno: '0',
       is_created_by_signer: true,
-      is_signed_by_creator: true,
+      is_signed_by_creator: false,
       creator_index: 0,
       expiration_date: expiration,
       order_boc: d.order_boc,

@@ -435,8 +435,10 @@ export function actionDetails(row: StoredAction): Obj | null {
           nft_item: assetSecondary,
           nft_collection: asset,
           amount,
-          // The outbid's refund comment is stored under ton_transfer_data.comment (actions.md S.4).
-          comment: str(t.comment ?? t.content),
+          // ton-index-go reads `ton_transfer_data.content`; the classifier writes the refund's comment under
+          // `comment`, a key the Postgres composite type has not (actions.md S.4), so the insert drops it (a dict is
+          // bound by its column names) and the live API omits the comment.
+          comment: str(t.content),
           marketplace: str(d.marketplace),
         },
         ['comment', 'marketplace'],

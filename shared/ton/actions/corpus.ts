@@ -1,4 +1,6 @@
 import { NonRetryableError } from '../../runtime/errors.js';
+import { saleListingVersion } from '../bodies/GetgemsSaleStateInit.js';
+import { auctionLayout } from '../interfaces/auction-facts.js';
 import { DNS_ITEM_CODE_HASH } from './auctions.js';
 import type { AccountInterfaces, InterfaceRepository } from './interfaces.js';
 import type { Trace, TraceMessage, TraceTransaction } from './trace.js';
@@ -119,7 +121,10 @@ export function parseCorpusTrace(doc: unknown): { trace: Trace; repo: InterfaceR
           marketplaceFeeAddress: s.marketplace_fee_address ?? null,
           royaltyAddress: s.royalty_address ?? s.royalty_fee_addr ?? null,
         };
+        // TON Center reads a listing's state init in the layout of the contract's code hash, when its record has one.
+        if (key === 'nftSale' && typeof s.code_hash === 'string') out.nftSale!.version = saleListingVersion(s.code_hash);
         if (key === 'nftAuction') {
+          if (typeof s.code_hash === 'string') Object.assign(out[key], { version: auctionLayout(s.code_hash) });
           Object.assign(out[key], {
             marketplaceFeeAddress: s.mp_fee_addr ?? null,
             mpFeeFactor: big(s.mp_fee_factor),

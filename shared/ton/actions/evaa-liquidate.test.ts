@@ -184,6 +184,40 @@ describe('evaa_liquidate (assembled traces)', () => {
     });
   });
 
+  it('a refusal without its error code: parse_error; one whose body does not read is no liquidation (TON Center reads it unguarded)', () => {
+    const noCode = beginCell()
+      .storeUint(0x31f, 32)
+      .storeUint(7n, 64)
+      .storeAddress(A(BORROWER))
+      .storeAddress(A(LIQUIDATOR))
+      .storeUint(DEBT, 256)
+      .storeRef(beginCell().storeUint(INCOMING, 64).storeUint(COLLATERAL, 256).storeUint(0n, 64).storeUint(0n, 64).storeRef(empty()).endCell())
+      .endCell();
+    // The reference cell stops before forward_ton_amount and custom_response_payload.
+    const truncated = beginCell()
+      .storeUint(0x31f, 32)
+      .storeUint(7n, 64)
+      .storeAddress(A(BORROWER))
+      .storeAddress(A(LIQUIDATOR))
+      .storeUint(DEBT, 256)
+      .storeRef(beginCell().storeUint(INCOMING, 64).storeUint(COLLATERAL, 256).endCell())
+      .endCell();
+    const refusal = (body: Cell, name: string) =>
+      classify(
+        fromWallet({
+          from: LIQUIDATOR,
+          to: MASTER,
+          body: master(),
+          children: [{ from: MASTER, to: USER_CONTRACT, body: liquidateUser(), children: [{ from: USER_CONTRACT, to: MASTER, body, children: [{ from: MASTER, to: LIQUIDATOR, body: op(0x311f) }] }] }],
+        }),
+        name,
+      ).filter((r) => r.type === 'evaa_liquidate');
+    const parsed = refusal(noCode, 'liq-no-code');
+    expect(parsed).toHaveLength(1);
+    expect(parsed[0]).toMatchObject({ success: false, evaa_liquidate_data: { fail_reason: 'parse_error' } });
+    expect(refusal(truncated, 'liq-truncated')).toHaveLength(0);
+  });
+
   it('a liquidation the master rejects at once (the TON bounced back): immediate_rejection', () => {
     const bounced = beginCell().storeUint(0xffffffff, 32).storeUint(3, 32).storeUint(7n, 64).endCell();
     const rows = classify(fromWallet({ from: LIQUIDATOR, to: MASTER, body: master(), children: [{ from: MASTER, to: LIQUIDATOR, body: bounced, bounced: true, bounce: false }] }), 'liq-bounced');

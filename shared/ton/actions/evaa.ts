@@ -269,12 +269,9 @@ class EvaaLiquidateMatcher extends Matcher {
         d.debtAmount = sat.liquidatableAmount;
         d.isSuccess = true;
       } else if (unsatisfied) {
-        let code: number | null = null;
-        try {
-          code = loadEvaaLiquidateUnsatisfied(unsatisfied.body()).errorCode;
-        } catch {
-          code = null;
-        }
+        // TON Center reads the message outside its error handling (a body that does not read is no liquidation);
+        // only a missing error code gives `parse_error` (its LiquidationError reader).
+        const code = loadEvaaLiquidateUnsatisfied(unsatisfied.body()).errorCode;
         d.failReason = code === null ? 'parse_error' : (EVAA_LIQUIDATION_ERRORS.get(code) ?? 'unknown');
       } else if (getLabeled('liquidate_satisfied_and_fail', others)) {
         d.failReason = 'master_not_enough_liquidity';

@@ -24,8 +24,11 @@ export interface NftItemInfo {
   dns?: boolean;
 }
 
-/** Getgems fixed-price sale contract versions (TON Center `SALE_VERSION_MAPPING`), by their storage layouts. */
-export type GetgemsSaleVersion = 'v2' | 'v3' | 'v3r2' | 'v3r3' | 'v4r1';
+/**
+ * Getgems fixed-price sale contract versions (TON Center `SALE_VERSION_MAPPING`), by their storage layouts. `v1`
+ * (nft-fixprice-sale.fc) is only ever known from a recorded interface's code hash: production does not detect it.
+ */
+export type GetgemsSaleVersion = 'v1' | 'v2' | 'v3' | 'v3r2' | 'v3r3' | 'v4r1';
 
 export interface NftSaleInfo {
   address: string;

@@ -9,7 +9,7 @@ import {
   loadMultisigApprove,
   loadMultisigApproveRejected,
   loadMultisigExecute,
-  loadMultisigInitOrder,
+  loadMultisigInitOrderAsTonCenter,
   loadMultisigNewOrder,
 } from '../bodies/Multisig.js';
 import { cellToBocBase64 } from '../bodies/cell.js';
@@ -24,8 +24,9 @@ import type { ActionRow } from './row.js';
  * Multisig v2 (multisig-contract-v2): an order created through the multisig (new_order → the order's init), a
  * signer's approval answered by the order, and the order's execute message to the multisig. Each needs the order
  * contract to be known as one (its signers go into the action's accounts); an unknown order leaves the messages
- * as their basic blocks, as in TON Center. `order_boc` is the `Order` cell as a BOC without CRC (pytoniq's
- * `to_boc()` defaults).
+ * as their basic blocks, as in TON Center. `order_boc` is a BOC without CRC (pytoniq's `to_boc()` defaults): for
+ * `multisig_execute` the `Order` cell; for `multisig_create_order` the cell TON Center's init reader takes for the
+ * order, which is the signers dictionary (bodies/Multisig.ts `loadMultisigInitOrderAsTonCenter`).
  */
 
 const hashB64 = (h: Uint8Array): string => Buffer.from(h).toString('base64');
@@ -48,7 +49,9 @@ class MultisigCreateOrderMatcher extends Matcher {
     if (!order) return [];
     const n = loadMultisigNewOrder(block.body());
     const is = init.body();
-    const i = loadMultisigInitOrder(is);
+    // As TON Center reads the init (see the reader): its `order_boc` and `is_signed_by_creator` are what that
+    // reading gives, and a body it cannot read leaves the messages unclassified.
+    const i = loadMultisigInitOrderAsTonCenter(is);
     const nb = new Block('multisig_create_order', [], {
       queryId: n.queryId,
       multisig: block.message.destination,

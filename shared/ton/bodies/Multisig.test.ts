@@ -7,6 +7,7 @@ import {
   loadMultisigApproveRejected,
   loadMultisigExecute,
   loadMultisigInitOrder,
+  loadMultisigInitOrderAsTonCenter,
   loadMultisigNewOrder,
   loadMultisigOrderActions,
   loadMultisigOrderData,
@@ -61,6 +62,31 @@ describe('multisig v2 message bodies (multisig.tlb)', () => {
     expect(Buffer.from(cellHash(withIndex.boc, i.order)).equals(o.hash())).toBe(true);
     const byProposer = loadMultisigInitOrder(slice(beginCell().storeUint(0x9c73fba2, 32).storeUint(9n, 64).storeUint(2, 8).storeRef(signers).storeUint(1_800_000_000, 48).storeRef(o).storeBit(0).endCell()));
     expect(byProposer).toMatchObject({ approveOnInit: false, signerIndex: -1 });
+  });
+
+  it("init as TON Center's reader takes it (signers by pytoniq's load_dict: a presence bit where the multisig stores a bare reference)", () => {
+    const o = order().cell;
+    const signers = signersDict([A, B, C]);
+    const init = (tail: (b: ReturnType<typeof beginCell>) => void, expiration = 1_800_000_000) => {
+      const b = beginCell().storeUint(0x9c73fba2, 32).storeUint(9n, 64).storeUint(2, 8).storeRef(signers).storeUint(expiration, 48).storeRef(o);
+      tail(b);
+      return slice(b.endCell());
+    };
+    // Created by signer 1 (approve_on_init = 1, index 1): the presence bit is the expiration's top bit (0), so no
+    // reference is taken for the signers, and the "order" is the first reference: the signers dictionary; the
+    // approval bit read is the top bit of the index byte.
+    const bySigner = init((b) => b.storeBit(1).storeUint(1, 8));
+    const t = loadMultisigInitOrderAsTonCenter(bySigner);
+    expect(Buffer.from(cellHash(bySigner.boc, t.order)).equals(signers.hash())).toBe(true);
+    expect(t).toMatchObject({ approveOnInit: false, signerIndex: -1 });
+    // A proposer's order (no index) and a signer index of 128 or more leave too few bits: the reader throws.
+    expect(() => loadMultisigInitOrderAsTonCenter(init((b) => b.storeBit(0)))).toThrow();
+    expect(() => loadMultisigInitOrderAsTonCenter(init((b) => b.storeBit(1).storeUint(200, 8)))).toThrow();
+    // An expiration with its 48th bit set would make the bit a presence bit: then the signers are taken as the
+    // dictionary and the order is the order.
+    const far = init((b) => b.storeBit(1).storeUint(1, 8), 2 ** 47 + 5);
+    const f = loadMultisigInitOrderAsTonCenter(far);
+    expect(Buffer.from(cellHash(far.boc, f.order)).equals(o.hash())).toBe(true);
   });
 
   it('approve, approve_rejected and execute', () => {

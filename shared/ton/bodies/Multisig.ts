@@ -73,6 +73,26 @@ export function loadMultisigInitOrder(s: Slice): MultisigInitOrder {
   return { queryId, threshold, signers, expirationDate, order, approveOnInit, signerIndex: approveOnInit ? s.loadUint(8) : -1 };
 }
 
+/**
+ * The order init as TON Center's `MultisigInitOrder` reads it (messages/multisig.py, pytoniq-core 0.1.40): it takes
+ * `signers` with `load_dict`, a HashmapE (a presence bit, then a reference only when the bit is 1), where the
+ * multisig stores a bare reference (multisig.func `store_nonempty_dict`, an alias of STREF). The bit it reads is the
+ * top bit of `expiration_date`, 0 for any timestamp below 2^47, so no reference is taken there: the `order` it reads
+ * is the first reference (the signers dictionary), `approve_on_init` is the bit after the misread 48 bits (the top
+ * bit of the creator's index when the creator is a signer), and a body with too few bits left (an order created by
+ * a proposer, or a signer index of 128 or more) throws, which makes TON Center's matcher give no action.
+ */
+export function loadMultisigInitOrderAsTonCenter(s: Slice): { order: number; approveOnInit: boolean; signerIndex: number } {
+  if (s.loadUint(32) !== MULTISIG_INIT_ORDER) throw new Error('not a multisig order init');
+  s.loadUintBig(64);
+  s.loadUint(8);
+  if (s.loadBit()) s.loadRef();
+  s.loadUintBig(48);
+  const order = s.loadRef();
+  const approveOnInit = s.loadBit();
+  return { order, approveOnInit, signerIndex: approveOnInit ? s.loadUint(8) : -1 };
+}
+
 export function loadMultisigApprove(s: Slice): { queryId: bigint; signerIndex: number } {
   if (s.loadUint(32) !== MULTISIG_APPROVE) throw new Error('not a multisig approve');
   return { queryId: s.loadUintBig(64), signerIndex: s.loadUint(8) };
