@@ -13,8 +13,7 @@ import { transactionDocuments } from '../../shared/store/tables/transaction-docu
 import { TRANSACTION_KEY_COLUMNS, type TransactionRow, transactions } from '../../shared/store/tables/transactions.js';
 import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
-import { type AccountEvidence, accountFacts, deploymentNeedsInit, factsNeedData } from '../../shared/ton/interfaces/account-facts.js';
-import { jvaultNamedAccounts } from '../../shared/ton/interfaces/jvault-data.js';
+import { type AccountEvidence, accountFacts, deploymentNeedsInit, factsNeedData, namedAccounts } from '../../shared/ton/interfaces/account-facts.js';
 
 /**
  * The classifier's input for completed traces: their transactions with their messages and bodies, from the rows the
@@ -230,7 +229,6 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     }
     return known;
   });
-  await addAuctionedItems(store, knownOf);
 
   return assembled.map((a, i): ClassifierRead => {
     if (!('trace' in a)) return { ok: false, error: a.error };
@@ -243,11 +241,12 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
 const NAMED_ACCOUNT_ROUNDS = 2;
 
 /**
- * Accounts that the data just read names (jvault-data.ts: a JVault stake wallet's pool, that pool's lock wallet),
- * added to the traces whose accounts named them, with the role the naming gives them, and their states and data
- * read, a round per link of the chain as TON Center chains its `data_boc` requests (address_selectors.py). Each
- * round is one state statement and the data rebuild's statements for the whole group, and only a group with a JVault
- * unstake has one: the statement count per group stays bounded whatever its size.
+ * Accounts that the data just read names (account-facts.ts `namedAccounts`: a JVault stake wallet's pool, that
+ * pool's lock wallet, the NFT item a getgems auction holds), added to the traces whose accounts named them, with the
+ * role the naming gives them, and their states and data read, a round per link of the chain as TON Center chains its
+ * `data_boc` requests (address_selectors.py). Each round is one state statement and the data rebuild's statements
+ * for the whole group, and only a group with a JVault unstake or an auction has one: the statement count per group
+ * stays bounded whatever its size.
  */
 async function addNamedAccounts(
   store: Store,
@@ -265,7 +264,7 @@ async function addNamedAccounts(
         const s = states.get(acc);
         if (!justRead.has(acc) || !s) continue;
         const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, a.evidence.get(acc) ?? NO_EVIDENCE);
-        for (const [address, role] of jvaultNamedAccounts(facts?.extra)) {
+        for (const [address, role] of namedAccounts(facts)) {
           const ev = a.evidence.get(address) ?? NO_EVIDENCE;
           a.evidence.set(address, { ...ev, roles: new Set([...(ev.roles ?? []), role]) });
           a.accounts.add(address);
@@ -328,35 +327,6 @@ async function addInitStates(store: Store, traces: readonly Trace[], states: Rea
     const h = hashOf.get(k);
     const boc = h === undefined ? undefined : bocs.get(h);
     if (boc !== undefined) m.init_state = boc;
-  }
-}
-
-/** What an auction's NFT is known to be: the item the auction transfers (TEP-62 `transfer`). */
-const AUCTIONED_ITEM: AccountEvidence = { inOps: new Set([0x5fcc3d14]), outOps: new Set() };
-
-/**
- * The NFT items of the auctions the traces touch, when a trace does not touch the item itself (a bid): TON Center
- * reports the item's index and collection with a bid or an outbid, read from its item table; here from the item's
- * latest state, one more read of states and data for the whole group.
- */
-async function addAuctionedItems(store: Store, knownOf: ReadonlyArray<Map<string, AccountInterfaces> | null>): Promise<void> {
-  const wanted = new Set<string>();
-  for (const known of knownOf) {
-    if (!known) continue;
-    for (const f of known.values()) if (f.nftAuction?.nft && !known.has(f.nftAuction.nft)) wanted.add(f.nftAuction.nft);
-  }
-  if (wanted.size === 0) return;
-  const states = await readStates(store, [...wanted]);
-  const data = await readData(store, new Map([...states].filter(([, s]) => factsNeedData(s.code_hash, AUCTIONED_ITEM))));
-  for (const known of knownOf) {
-    if (!known) continue;
-    for (const f of [...known.values()]) {
-      const nft = f.nftAuction?.nft;
-      const s = nft ? states.get(nft) : undefined;
-      if (!nft || !s || known.has(nft)) continue;
-      const facts = accountFacts(nft, { codeHash: s.code_hash, dataBoc: data.get(nft) ?? null }, AUCTIONED_ITEM);
-      if (facts) known.set(nft, facts);
-    }
   }
 }
 

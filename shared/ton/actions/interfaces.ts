@@ -68,6 +68,13 @@ export interface NftAuctionInfo extends Omit<NftSaleInfo, 'version'> {
   maxBid?: bigint | null;
 }
 
+/**
+ * What an account is known to be because another account's data names it, though the trace need not touch it: a
+ * JVault stake wallet's pool and that pool's lock wallet (jvault-data.ts), the NFT item a getgems auction holds
+ * (TON Center reports its index and collection with a bid or an outbid).
+ */
+export type DerivedRole = 'jvault_pool' | 'jetton_wallet' | 'nft_item';
+
 export interface AccountInterfaces {
   jettonWallet?: JettonWalletInfo;
   nftItem?: NftItemInfo;

@@ -1,12 +1,14 @@
-import type { AccountInterfaces } from '../actions/interfaces.js';
+import type { AccountInterfaces, DerivedRole } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
 import { MULTISIG_APPROVE, MULTISIG_APPROVE_ACCEPTED, MULTISIG_APPROVE_REJECTED, MULTISIG_EXECUTE, MULTISIG_INIT_ORDER, loadMultisigOrderData } from '../bodies/Multisig.js';
 import { getgemsSaleFacts, getgemsSaleVersion } from './getgems-sale.js';
 import { readNftAuction } from './auction-facts.js';
 import { dedustPoolAssets, isDedustPoolCode } from './dedust-pool.js';
-import { type DerivedRole, isJVaultStakeWallet, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
+import { isJVaultStakeWallet, jvaultNamedAccounts, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
 import { isNominatorPool } from './nominator-pool.js';
 import { interfacesOfCode } from './repository.js';
+
+export type { DerivedRole };
 
 /**
  * What the action classifier needs to know about one account (shared/ton/actions/interfaces.ts), from its stored
@@ -48,6 +50,14 @@ const NFT_ITEM_OUT_OPS = new Set([0x05138d91, 0x8b771735]);
 const MULTISIG_ORDER_IN_OPS = new Set([MULTISIG_INIT_ORDER, MULTISIG_APPROVE]);
 const MULTISIG_ORDER_OUT_OPS = new Set([MULTISIG_APPROVE_ACCEPTED, MULTISIG_APPROVE_REJECTED, MULTISIG_EXECUTE]);
 
+/** The accounts an account's facts name, with the role each gets: what a reader looks up next. */
+export function namedAccounts(facts: AccountInterfaces | undefined): Array<[string, DerivedRole]> {
+  const out = jvaultNamedAccounts(facts?.extra);
+  const nft = facts?.nftAuction?.nft;
+  if (nft) out.push([nft, 'nft_item']);
+  return out;
+}
+
 export interface AccountEvidence {
   /** Opcodes (unsigned 32-bit) of messages the account received in the trace. */
   inOps: ReadonlySet<number>;
@@ -77,7 +87,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
   return {
     names: new Set(known.map((i) => i.name)),
     jettonWallet: kinds.has('jetton_wallet') || shows(JETTON_WALLET_IN_OPS, JETTON_WALLET_OUT_OPS) || evidence.roles?.has('jetton_wallet') === true,
-    nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS),
+    nftItem: kinds.has('nft_item') || kinds.has('dns_item') || shows(NFT_ITEM_IN_OPS, NFT_ITEM_OUT_OPS) || evidence.roles?.has('nft_item') === true,
     multisigOrder: kinds.has('multisig_order') || shows(MULTISIG_ORDER_IN_OPS, MULTISIG_ORDER_OUT_OPS),
     nftAuction: kinds.has('nft_auction'),
   };

@@ -6,7 +6,7 @@ import { describeFixtures, fixturesDir } from '../../../test/helpers/fixtures.js
 import type { AccountInterfaces, InterfaceRepository } from '../actions/interfaces.js';
 import { createClassifier, parseCorpusTrace } from '../actions/index.js';
 import type { Trace } from '../actions/trace.js';
-import { type AccountEvidence, accountFacts, factsNeedData } from './account-facts.js';
+import { type AccountEvidence, type DerivedRole, accountFacts, factsNeedData } from './account-facts.js';
 import { jvaultNamedAccounts, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
 
 /*
@@ -34,7 +34,7 @@ function recordedTraces(): Recorded[] {
 }
 
 /** What the trace's messages show about each account: the opcodes it received and sent (read.ts `assembleTrace`). */
-function evidenceOf(trace: Trace): Map<string, { inOps: Set<number>; outOps: Set<number>; roles?: Set<'jvault_pool' | 'jetton_wallet'> }> {
+function evidenceOf(trace: Trace): Map<string, { inOps: Set<number>; outOps: Set<number>; roles?: Set<DerivedRole> }> {
   const out = new Map<string, { inOps: Set<number>; outOps: Set<number> }>();
   for (const tx of trace.transactions) {
     let e = out.get(tx.account);

@@ -1,4 +1,5 @@
 import { JVAULT_UNSTAKE_JETTONS, JVAULT_UNSTAKE_REQUEST } from '../bodies/JVault.js';
+import type { DerivedRole } from '../actions/interfaces.js';
 import { bodySlice, loadAddr } from '../bodies/cell.js';
 
 /**
@@ -16,7 +17,6 @@ import { bodySlice, loadAddr } from '../bodies/cell.js';
  */
 
 /** Roles an account has in a trace because another account's data names it (not because of its own messages). */
-export type DerivedRole = 'jvault_pool' | 'jetton_wallet';
 
 /** Opcodes of the messages that make their destination a JVault stake wallet whose data the classifier reads. */
 const STAKE_WALLET_IN_OPS = new Set([JVAULT_UNSTAKE_JETTONS, JVAULT_UNSTAKE_REQUEST]);
