@@ -280,4 +280,25 @@ describeFixtures('gateway: concurrent point reads share statements', () => {
     expect(JSON.parse(r.alone[r.alone.length - 1]!).transactions).toEqual([]);
     expect(r.sharedStatements).toBeLessThan(r.aloneStatements / 2);
   });
+
+  it('accountStates takes each account\'s newest row whatever part holds it: an older row inserted later does not hide it', async () => {
+    const latest = fx.blocks.flatMap((b) => b.rows.latest_account_states);
+    // Accounts that are in one fixture block only, so the fixture holds one row each.
+    const once = [...latest.reduce((m, r) => m.set(r.account, (m.get(r.account) ?? 0) + 1), new Map<string, number>())].filter(([, n]) => n === 1);
+    const rows = once.slice(0, 6).map(([a]) => latest.find((r) => r.account === a)!);
+    expect(rows.length).toBe(6);
+    const balanceOf = async (account: string): Promise<string> => {
+      const r = await app.inject({ method: 'GET', url: `/api/v3/accountStates?address=${account}` });
+      expect(r.statusCode, r.body.slice(0, 200)).toBe(200);
+      return (JSON.parse(r.body).accounts as Array<{ balance: string }>)[0]!.balance;
+    };
+    // Older states (a replayed block) arrive after the newest, each insert a part of its own; then a newer state of
+    // half of the accounts.
+    await fx.store.insert('latest_account_states', rows.map((r) => ({ ...r, last_trans_lt: String(BigInt(r.last_trans_lt) - 1n), balance: '1' })));
+    await fx.store.insert('latest_account_states', rows.map((r) => ({ ...r, last_trans_lt: String(BigInt(r.last_trans_lt) - 2n), balance: '2' })));
+    const newer = rows.slice(0, 3);
+    await fx.store.insert('latest_account_states', newer.map((r) => ({ ...r, last_trans_lt: String(BigInt(r.last_trans_lt) + 1n), balance: '3' })));
+    const answers = await Promise.all(rows.map((r) => balanceOf(r.account)));
+    expect(answers).toEqual(rows.map((r, i) => (i < 3 ? '3' : String(r.balance))));
+  });
 });

@@ -25,11 +25,19 @@ export async function latestStates(db: Db, req: Req, accounts: readonly string[]
 
 /** {@link latestStates}' statement, for every account of a batch (batches.ts). */
 export async function readLatestStates(db: DbCore, req: Req, accounts: readonly string[]): Promise<Map<string, LatestAccountStateRow>> {
-  // The highest last_trans_lt per account is the row FINAL keeps (ReplacingMergeTree(last_trans_lt)).
-  const rows = await query<LatestAccountStateRow>(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} ORDER BY last_trans_lt DESC LIMIT 1 BY account', {
+  // Every row of the accounts, the newest kept here: the row FINAL would keep (ReplacingMergeTree(last_trans_lt)),
+  // without the sort or the merge across parts in the engine, which cost a point read more than the rows they drop
+  // (bench/RESULTS.md, bench tvm). Unmerged parts hold at most a few older rows of an account.
+  const rows = await query<LatestAccountStateRow>(db, req, 'SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} SETTINGS max_threads = 1', {
     accounts,
   });
-  return new Map(rows.map((r) => [String(r.account), r]));
+  const newest = new Map<string, LatestAccountStateRow>();
+  for (const r of rows) {
+    const account = String(r.account);
+    const have = newest.get(account);
+    if (!have || BigInt(r.last_trans_lt) > BigInt(have.last_trans_lt)) newest.set(account, r);
+  }
+  return newest;
 }
 
 /** The code hash of each account {@link latestStates} found: what its address book entry needs. */
