@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { Address, type Cell, beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { type StoredAction, actionDetails } from './api.js';
 import { createClassifier, rowToJson } from './index.js';
 import type { AccountInterfaces } from './interfaces.js';
 import type { ActionRow } from './row.js';
-import type { Trace, TraceTransaction } from './trace.js';
+import type { TraceTransaction } from './trace.js';
+import { TraceWriter } from '../../../test/helpers/assembled-trace.js';
 
 /**
  * STON.fi v2 provide / withdraw liquidity and DeDust withdraw liquidity on traces built message by message from the
@@ -53,76 +53,6 @@ const interfaces = new Map<string, AccountInterfaces>(
   wallets.map(([w, owner, jetton]) => [raw(w), { jettonWallet: { address: raw(w), owner: raw(owner), jetton: raw(jetton) } }]),
 );
 const classifier = createClassifier((addr) => interfaces.get(addr));
-
-/** A trace written transaction by transaction, in the order the chain would execute them (lt grows). */
-class TraceWriter {
-  readonly txs: TraceTransaction[] = [];
-  private seq = 0;
-  private lt = 50_000_000_000_000n;
-
-  private hash(): string {
-    return createHash('sha256').update(`msg ${this.seq++}`).digest('base64');
-  }
-
-  private tx(account: Address, msg: TraceTransaction['messages'][number]): TraceTransaction {
-    this.lt += 10n;
-    const hash = this.hash();
-    const t: TraceTransaction = {
-      hash,
-      account: raw(account),
-      lt: this.lt.toString(),
-      now: 1_760_000_000,
-      mc_block_seqno: 50_000_000,
-      orig_status: 'active',
-      end_status: 'active',
-      descr: 'ord',
-      aborted: false,
-      compute_exit_code: 0,
-      messages: [{ ...msg, tx_hash: hash }],
-    };
-    this.txs.push(t);
-    return t;
-  }
-
-  private static opcode(body: Cell): number | null {
-    return body.bits.length >= 32 ? body.beginParse().loadInt(32) : null;
-  }
-
-  external(wallet: Address, body: Cell): TraceTransaction {
-    const m = { msg_hash: this.hash(), tx_hash: '', direction: 'in' as const, source: null, destination: raw(wallet), value: null, created_lt: null, created_at: null, opcode: TraceWriter.opcode(body), bounce: null, bounced: null, body: body.toBoc().toString('base64') };
-    return this.tx(wallet, m);
-  }
-
-  /** `from` sends `body` to `to`, which runs a transaction on it. */
-  send(from: TraceTransaction, to: Address, body: Cell, value = 100_000_000n): TraceTransaction {
-    const created = BigInt(from.lt) + BigInt(from.messages.length);
-    const m = {
-      msg_hash: this.hash(),
-      tx_hash: from.hash,
-      direction: 'out' as const,
-      source: from.account,
-      destination: raw(to),
-      value: value.toString(),
-      created_lt: created.toString(),
-      created_at: 1_760_000_000,
-      opcode: TraceWriter.opcode(body),
-      bounce: true,
-      bounced: false,
-      body: body.toBoc().toString('base64'),
-    };
-    from.messages.push(m);
-    return this.tx(to, { ...m, direction: 'in' });
-  }
-
-  trace(): Trace {
-    const first = this.txs[0]!;
-    const last = this.txs[this.txs.length - 1]!;
-    return {
-      trace: { trace_id: first.hash, external_hash: first.messages[0]!.msg_hash, mc_seqno_end: 50_000_000, start_lt: first.lt, start_utime: first.now, end_lt: last.lt, end_utime: last.now },
-      transactions: this.txs,
-    };
-  }
-}
 
 const QUERY = 7n;
 const cell = () => beginCell();
