@@ -48,8 +48,23 @@ export const READ_LIMITS = {
   cells: 5000,
 } as const;
 
-export async function readClassifierInput(store: Store, t: TraceJson): Promise<ClassifierInput> {
-  const [r] = await readClassifierInputs(store, [t]);
+/**
+ * Data BoCs rebuilt from the cell store, by data hash (base64, as the state rows hold it), kept from one read to the
+ * next. A hash names one tree, and a rebuild of it always serializes the same BoC, so an entry is never stale; what
+ * it spares is the cell-store rounds and the rebuild (hashing every cell) of the accounts that recur in the traces
+ * of one group after another without a transaction in between (a jetton master, a pool, an NFT collection).
+ */
+export interface DataBocCache {
+  get(dataHash: string): string | undefined;
+  set(dataHash: string, boc: string): void;
+}
+
+export interface ReadOptions {
+  dataCache?: DataBocCache;
+}
+
+export async function readClassifierInput(store: Store, t: TraceJson, opts: ReadOptions = {}): Promise<ClassifierInput> {
+  const [r] = await readClassifierInputs(store, [t], opts);
   if (!r!.ok) throw r!.error;
   return r!.input;
 }
@@ -60,9 +75,9 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
  * trace once its rows are stored, so only a store that lost or has not yet shown them can do this); a store failure
  * rejects the whole read.
  */
-export async function readClassifierInputs(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
+export async function readClassifierInputs(store: Store, traces: readonly TraceJson[], opts: ReadOptions = {}): Promise<ClassifierRead[]> {
   const out: ClassifierRead[] = [];
-  for (const group of groups(traces, READ_LIMITS.transactions)) for (const r of await readGroup(store, group)) out.push(r);
+  for (const group of groups(traces, READ_LIMITS.transactions)) for (const r of await readGroup(store, group, opts)) out.push(r);
   return out;
 }
 
@@ -113,7 +128,7 @@ const txKey = (account: string, lt: string): string => `${account}\0${lt}`;
  * would merge every part holding the keys' granules across the table's whole key range for a group's scattered
  * accounts, and DISTINCT would sort the wide rows, for what a Map does in passing.
  */
-async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
+async function readGroup(store: Store, traces: readonly TraceJson[], opts: ReadOptions): Promise<ClassifierRead[]> {
   const txByKey = new Map<string, TxRow>();
   const msgsOf = new Map<string, MsgRow[]>();
   const bodies = new Map<string, string>();
@@ -213,8 +228,8 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
       if (s && !needData.has(acc) && factsNeedData(s.code_hash, a.evidence.get(acc) ?? NO_EVIDENCE)) needData.set(acc, s);
     }
   }
-  const data = await readData(store, needData);
-  await addNamedAccounts(store, assembled, states, data, [...needData.keys()]);
+  const data = await readData(store, needData, opts.dataCache);
+  await addNamedAccounts(store, assembled, states, data, [...needData.keys()], opts.dataCache);
   await addInitStates(store, assembled.flatMap((a) => ('trace' in a ? [a.trace] : [])), states);
 
   const knownOf = assembled.map((a) => {
@@ -254,6 +269,7 @@ async function addNamedAccounts(
   states: Map<string, StateRow>,
   data: Map<string, string>,
   fresh: string[],
+  dataCache: DataBocCache | undefined,
 ): Promise<void> {
   let justRead = new Set(fresh);
   for (let round = 0; round < NAMED_ACCOUNT_ROUNDS && justRead.size > 0; round++) {
@@ -282,7 +298,7 @@ async function addNamedAccounts(
         if (s && !data.has(acc) && !needData.has(acc) && a.accounts.has(acc) && factsNeedData(s.code_hash, a.evidence.get(acc) ?? NO_EVIDENCE)) needData.set(acc, s);
       }
     }
-    for (const [account, boc] of await readData(store, needData)) data.set(account, boc);
+    for (const [account, boc] of await readData(store, needData, dataCache)) data.set(account, boc);
     justRead = new Set([...named].filter((x) => data.has(x)));
   }
 }
@@ -524,8 +540,15 @@ async function readStates(store: Store, accounts: string[]): Promise<Map<string,
  * An account without even that, or whose data is in a layout its code does not have, yields no facts and its
  * transfers stay basic blocks.
  */
-async function readData(store: Store, rows: ReadonlyMap<string, StateRow>): Promise<Map<string, string>> {
+async function readData(store: Store, all: ReadonlyMap<string, StateRow>, cache?: DataBocCache): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  // Rows without data of their own whose data hash was rebuilt before: that BoC ({@link DataBocCache}).
+  const rows = new Map<string, StateRow>();
+  for (const [account, r] of all) {
+    const hit = cache !== undefined && r.data_boc === null && r.data_hash !== null ? cache.get(r.data_hash) : undefined;
+    if (hit !== undefined) out.set(account, hit);
+    else rows.set(account, r);
+  }
   if (rows.size === 0) return out;
   // Every record the rebuilds read, for the roots of data that could not be rebuilt whole (bounded by the rebuilds' own limit).
   const fetched = new Map<string, CellRecord>();
@@ -542,6 +565,8 @@ async function readData(store: Store, rows: ReadonlyMap<string, StateRow>): Prom
   const full = await withFullStates(rows, lookup, { code: false });
   for (const [account, r] of full) {
     let dataBoc = r.data_boc;
+    // Only a whole rebuild is kept: the root's bits alone may give way to the whole tree once its cells are seen.
+    if (cache !== undefined && dataBoc !== null && rows.get(account)!.data_boc === null && r.data_hash !== null) cache.set(r.data_hash, dataBoc);
     if (dataBoc === null && r.data_hash !== null) {
       const root = fetched.get(Buffer.from(r.data_hash, 'base64').toString('hex'));
       if (root) dataBoc = recordBitsBoc(root);
