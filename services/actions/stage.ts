@@ -6,7 +6,7 @@ import type { Logger } from '../../shared/runtime/logger.js';
 import { retry } from '../../shared/runtime/retry.js';
 import type { Store } from '../../shared/store/store.js';
 import type { ActionTableRow } from '../../shared/store/tables/actions.js';
-import { createClassifier, type rowToJson } from '../../shared/ton/actions/index.js';
+import { createClassifier } from '../../shared/ton/actions/index.js';
 import type { InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { ActionRow } from '../../shared/ton/actions/row.js';
 import { type MapOutcome, type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
@@ -185,7 +185,7 @@ export function tableRow(r: ActionRow): ActionTableRow {
 }
 
 /**
- * The JSON text of {@link rowToJson}'s form of `r` in one pass: rowToJson makes that form as the parse of this very
+ * The JSON text of the form of `rowToJson` (shared/ton/actions/row.ts) of `r` in one pass: rowToJson makes that form as the parse of this very
  * text (64-bit numbers as decimal strings), and stringifying a parsed JSON value gives its text back unchanged (key
  * order, number and string forms are canonical), so the parse and the second stringify would only cost the stage.
  */
@@ -196,7 +196,7 @@ function rowText(r: ActionRow): string {
 const bigintText = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
 
 /**
- * {@link tableRow} with the row's JSON text already made (`details`, of its {@link rowToJson}: the stage publishes
+ * {@link tableRow} with the row's JSON text already made (`details`, of its `rowToJson` form: the stage publishes
  * the same text). Apart from tableRow so that `rows.map(tableRow)` cannot pass an index as the text.
  */
 function storedRow(r: ActionRow, details: string): ActionTableRow {
