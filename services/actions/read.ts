@@ -229,7 +229,8 @@ async function readGroup(store: Store, traces: readonly TraceJson[], opts: ReadO
     }
   }
   const data = await readData(store, needData, opts.dataCache);
-  await addNamedAccounts(store, assembled, states, data, [...needData.keys()], opts.dataCache);
+  const facts = groupFacts();
+  await addNamedAccounts(store, assembled, states, data, [...needData.keys()], opts.dataCache, facts);
   await addInitStates(store, assembled.flatMap((a) => ('trace' in a ? [a.trace] : [])), states);
 
   const knownOf = assembled.map((a) => {
@@ -239,8 +240,8 @@ async function readGroup(store: Store, traces: readonly TraceJson[], opts: ReadO
       const s = states.get(acc);
       const ev = a.evidence.get(acc) ?? NO_EVIDENCE;
       if (!s) continue;
-      const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, ev);
-      if (facts) known.set(acc, facts);
+      const f = facts(acc, s.code_hash, data.get(acc) ?? null, ev);
+      if (f) known.set(acc, f);
     }
     return known;
   });
@@ -250,6 +251,25 @@ async function readGroup(store: Store, traces: readonly TraceJson[], opts: ReadO
     const known = knownOf[i]!;
     return { ok: true, input: { trace: a.trace, repo: (address) => known.get(address) } };
   });
+}
+
+type FactsOf = (account: string, codeHash: string | null, dataBoc: string | null, evidence: AccountEvidence) => AccountInterfaces | undefined;
+
+/**
+ * `accountFacts` for a group's traces, each distinct input worked out once: an account (a jetton master, a pool, a
+ * popular wallet) is in many traces of a group, mostly with the same evidence, and every call parses its data BoC
+ * again. accountFacts is a function of its arguments, and of the evidence only its opcodes, roles and logs.
+ */
+function groupFacts(): FactsOf {
+  const memo = new Map<string, { codeHash: string | null; dataBoc: string | null; facts: AccountInterfaces | undefined }>();
+  return (account, codeHash, dataBoc, evidence) => {
+    const key = `${account}|${[...evidence.inOps].join(',')}|${[...evidence.outOps].join(',')}|${[...(evidence.roles ?? [])].join(',')}|${(evidence.logs ?? []).join(',')}`;
+    const e = memo.get(key);
+    if (e !== undefined && e.codeHash === codeHash && e.dataBoc === dataBoc) return e.facts;
+    const facts = accountFacts(account, { codeHash, dataBoc }, evidence);
+    memo.set(key, { codeHash, dataBoc, facts });
+    return facts;
+  };
 }
 
 /** Links of the chains of accounts named by data ({@link addNamedAccounts}): stake wallet → pool → lock wallet. */
@@ -270,6 +290,7 @@ async function addNamedAccounts(
   data: Map<string, string>,
   fresh: string[],
   dataCache: DataBocCache | undefined,
+  factsOf: FactsOf,
 ): Promise<void> {
   let justRead = new Set(fresh);
   for (let round = 0; round < NAMED_ACCOUNT_ROUNDS && justRead.size > 0; round++) {
@@ -279,7 +300,7 @@ async function addNamedAccounts(
       for (const acc of [...a.accounts]) {
         const s = states.get(acc);
         if (!justRead.has(acc) || !s) continue;
-        const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, a.evidence.get(acc) ?? NO_EVIDENCE);
+        const facts = factsOf(acc, s.code_hash, data.get(acc) ?? null, a.evidence.get(acc) ?? NO_EVIDENCE);
         for (const [address, role] of namedAccounts(facts)) {
           const ev = a.evidence.get(address) ?? NO_EVIDENCE;
           a.evidence.set(address, { ...ev, roles: new Set([...(ev.roles ?? []), role]) });
