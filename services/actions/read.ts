@@ -48,8 +48,23 @@ export const READ_LIMITS = {
   cells: 5000,
 } as const;
 
-export async function readClassifierInput(store: Store, t: TraceJson): Promise<ClassifierInput> {
-  const [r] = await readClassifierInputs(store, [t]);
+/**
+ * Data BoCs rebuilt from the cell store, by data hash (base64, as the state rows hold it), kept from one read to the
+ * next. A hash names one tree, and a rebuild of it always serializes the same BoC, so an entry is never stale; what
+ * it spares is the cell-store rounds and the rebuild (hashing every cell) of the accounts that recur in the traces
+ * of one group after another without a transaction in between (a jetton master, a pool, an NFT collection).
+ */
+export interface DataBocCache {
+  get(dataHash: string): string | undefined;
+  set(dataHash: string, boc: string): void;
+}
+
+export interface ReadOptions {
+  dataCache?: DataBocCache;
+}
+
+export async function readClassifierInput(store: Store, t: TraceJson, opts: ReadOptions = {}): Promise<ClassifierInput> {
+  const [r] = await readClassifierInputs(store, [t], opts);
   if (!r!.ok) throw r!.error;
   return r!.input;
 }
@@ -60,9 +75,9 @@ export async function readClassifierInput(store: Store, t: TraceJson): Promise<C
  * trace once its rows are stored, so only a store that lost or has not yet shown them can do this); a store failure
  * rejects the whole read.
  */
-export async function readClassifierInputs(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
+export async function readClassifierInputs(store: Store, traces: readonly TraceJson[], opts: ReadOptions = {}): Promise<ClassifierRead[]> {
   const out: ClassifierRead[] = [];
-  for (const group of groups(traces, READ_LIMITS.transactions)) for (const r of await readGroup(store, group)) out.push(r);
+  for (const group of groups(traces, READ_LIMITS.transactions)) for (const r of await readGroup(store, group, opts)) out.push(r);
   return out;
 }
 
@@ -113,7 +128,7 @@ const txKey = (account: string, lt: string): string => `${account}\0${lt}`;
  * would merge every part holding the keys' granules across the table's whole key range for a group's scattered
  * accounts, and DISTINCT would sort the wide rows, for what a Map does in passing.
  */
-async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<ClassifierRead[]> {
+async function readGroup(store: Store, traces: readonly TraceJson[], opts: ReadOptions): Promise<ClassifierRead[]> {
   const txByKey = new Map<string, TxRow>();
   const msgsOf = new Map<string, MsgRow[]>();
   const bodies = new Map<string, string>();
@@ -213,8 +228,9 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
       if (s && !needData.has(acc) && factsNeedData(s.code_hash, a.evidence.get(acc) ?? NO_EVIDENCE)) needData.set(acc, s);
     }
   }
-  const data = await readData(store, needData);
-  await addNamedAccounts(store, assembled, states, data, [...needData.keys()]);
+  const data = await readData(store, needData, opts.dataCache);
+  const facts = groupFacts();
+  await addNamedAccounts(store, assembled, states, data, [...needData.keys()], opts.dataCache, facts);
   await addInitStates(store, assembled.flatMap((a) => ('trace' in a ? [a.trace] : [])), states);
 
   const knownOf = assembled.map((a) => {
@@ -224,8 +240,8 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
       const s = states.get(acc);
       const ev = a.evidence.get(acc) ?? NO_EVIDENCE;
       if (!s) continue;
-      const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, ev);
-      if (facts) known.set(acc, facts);
+      const f = facts(acc, s.code_hash, data.get(acc) ?? null, ev);
+      if (f) known.set(acc, f);
     }
     return known;
   });
@@ -235,6 +251,25 @@ async function readGroup(store: Store, traces: readonly TraceJson[]): Promise<Cl
     const known = knownOf[i]!;
     return { ok: true, input: { trace: a.trace, repo: (address) => known.get(address) } };
   });
+}
+
+type FactsOf = (account: string, codeHash: string | null, dataBoc: string | null, evidence: AccountEvidence) => AccountInterfaces | undefined;
+
+/**
+ * `accountFacts` for a group's traces, each distinct input worked out once: an account (a jetton master, a pool, a
+ * popular wallet) is in many traces of a group, mostly with the same evidence, and every call parses its data BoC
+ * again. accountFacts is a function of its arguments, and of the evidence only its opcodes, roles and logs.
+ */
+function groupFacts(): FactsOf {
+  const memo = new Map<string, { codeHash: string | null; dataBoc: string | null; facts: AccountInterfaces | undefined }>();
+  return (account, codeHash, dataBoc, evidence) => {
+    const key = `${account}|${[...evidence.inOps].join(',')}|${[...evidence.outOps].join(',')}|${[...(evidence.roles ?? [])].join(',')}|${(evidence.logs ?? []).join(',')}`;
+    const e = memo.get(key);
+    if (e !== undefined && e.codeHash === codeHash && e.dataBoc === dataBoc) return e.facts;
+    const facts = accountFacts(account, { codeHash, dataBoc }, evidence);
+    memo.set(key, { codeHash, dataBoc, facts });
+    return facts;
+  };
 }
 
 /** Links of the chains of accounts named by data ({@link addNamedAccounts}): stake wallet → pool → lock wallet. */
@@ -254,6 +289,8 @@ async function addNamedAccounts(
   states: Map<string, StateRow>,
   data: Map<string, string>,
   fresh: string[],
+  dataCache: DataBocCache | undefined,
+  factsOf: FactsOf,
 ): Promise<void> {
   let justRead = new Set(fresh);
   for (let round = 0; round < NAMED_ACCOUNT_ROUNDS && justRead.size > 0; round++) {
@@ -263,7 +300,7 @@ async function addNamedAccounts(
       for (const acc of [...a.accounts]) {
         const s = states.get(acc);
         if (!justRead.has(acc) || !s) continue;
-        const facts = accountFacts(acc, { codeHash: s.code_hash, dataBoc: data.get(acc) ?? null }, a.evidence.get(acc) ?? NO_EVIDENCE);
+        const facts = factsOf(acc, s.code_hash, data.get(acc) ?? null, a.evidence.get(acc) ?? NO_EVIDENCE);
         for (const [address, role] of namedAccounts(facts)) {
           const ev = a.evidence.get(address) ?? NO_EVIDENCE;
           a.evidence.set(address, { ...ev, roles: new Set([...(ev.roles ?? []), role]) });
@@ -282,7 +319,7 @@ async function addNamedAccounts(
         if (s && !data.has(acc) && !needData.has(acc) && a.accounts.has(acc) && factsNeedData(s.code_hash, a.evidence.get(acc) ?? NO_EVIDENCE)) needData.set(acc, s);
       }
     }
-    for (const [account, boc] of await readData(store, needData)) data.set(account, boc);
+    for (const [account, boc] of await readData(store, needData, dataCache)) data.set(account, boc);
     justRead = new Set([...named].filter((x) => data.has(x)));
   }
 }
@@ -524,8 +561,15 @@ async function readStates(store: Store, accounts: string[]): Promise<Map<string,
  * An account without even that, or whose data is in a layout its code does not have, yields no facts and its
  * transfers stay basic blocks.
  */
-async function readData(store: Store, rows: ReadonlyMap<string, StateRow>): Promise<Map<string, string>> {
+async function readData(store: Store, all: ReadonlyMap<string, StateRow>, cache?: DataBocCache): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  // Rows without data of their own whose data hash was rebuilt before: that BoC ({@link DataBocCache}).
+  const rows = new Map<string, StateRow>();
+  for (const [account, r] of all) {
+    const hit = cache !== undefined && r.data_boc === null && r.data_hash !== null ? cache.get(r.data_hash) : undefined;
+    if (hit !== undefined) out.set(account, hit);
+    else rows.set(account, r);
+  }
   if (rows.size === 0) return out;
   // Every record the rebuilds read, for the roots of data that could not be rebuilt whole (bounded by the rebuilds' own limit).
   const fetched = new Map<string, CellRecord>();
@@ -542,6 +586,8 @@ async function readData(store: Store, rows: ReadonlyMap<string, StateRow>): Prom
   const full = await withFullStates(rows, lookup, { code: false });
   for (const [account, r] of full) {
     let dataBoc = r.data_boc;
+    // Only a whole rebuild is kept: the root's bits alone may give way to the whole tree once its cells are seen.
+    if (cache !== undefined && dataBoc !== null && rows.get(account)!.data_boc === null && r.data_hash !== null) cache.set(r.data_hash, dataBoc);
     if (dataBoc === null && r.data_hash !== null) {
       const root = fetched.get(Buffer.from(r.data_hash, 'base64').toString('hex'));
       if (root) dataBoc = recordBitsBoc(root);

@@ -6,11 +6,12 @@ import type { Logger } from '../../shared/runtime/logger.js';
 import { retry } from '../../shared/runtime/retry.js';
 import type { Store } from '../../shared/store/store.js';
 import type { ActionTableRow } from '../../shared/store/tables/actions.js';
-import { createClassifier, rowToJson } from '../../shared/ton/actions/index.js';
+import { createClassifier } from '../../shared/ton/actions/index.js';
 import type { InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { ActionRow } from '../../shared/ton/actions/row.js';
 import { type MapOutcome, type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
-import { type ClassifierInput, type ClassifierRead, readClassifierInput, readClassifierInputs } from './read.js';
+import { Lru } from '../gateway/cache.js';
+import { type ClassifierInput, type ClassifierRead, type ReadOptions, readClassifierInput, readClassifierInputs } from './read.js';
 
 /**
  * The action stage, on the stage runner (stage.ts): completed traces in (trace.ts, published by the trace stage
@@ -78,6 +79,9 @@ export async function runActionStage(deps: ActionStageDeps): Promise<void> {
  */
 export const TRACES_PER_READ = 500;
 
+/** Bounds of the stage's rebuilt data BoCs kept between reads (read.ts DataBocCache): entries, and their characters. */
+const DATA_CACHE = { entries: 20_000, chars: 32 * 1024 * 1024 } as const;
+
 /**
  * The stage's mapping: trace messages → their action rows (and the actions messages). The runner hands it up to
  * {@link TRACES_PER_READ} traces at a time (`mapMany`), whose inputs are read together (read.ts); each trace is then
@@ -97,10 +101,12 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
       repo = NO_INTERFACES;
     }
   };
+  const dataCache = new Lru<string, string>(DATA_CACHE.entries, 0, Date.now, (boc) => boc.length, DATA_CACHE.chars);
+  const readOpts: ReadOptions = { dataCache };
   let reading: Promise<void> = Promise.resolve();
   const mapOne = async (msg: IncomingMessage): Promise<MappedMessage> => {
     const t = decodeTrace(msg);
-    return classify(t, await readClassifierInput(deps.store, t));
+    return classify(t, await readClassifierInput(deps.store, t, readOpts));
   };
   return {
     depth: TRACES_PER_READ,
@@ -127,7 +133,7 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
       let reads: ClassifierRead[];
       try {
         await previous;
-        reads = await readClassifierInputs(deps.store, traces);
+        reads = await readClassifierInputs(deps.store, traces, readOpts);
       } catch (error) {
         // A store that failed (retryable) fails the call: the runner retries the batch. Anything else may be one
         // trace's doing: each is then read on its own, so that only that trace is dead-lettered.
@@ -136,7 +142,7 @@ export function createActionMapper(deps: { store: Store }): StageMapper {
         if (traces.length === 1) reads.push({ ok: false, error });
         else for (const t of traces) {
           try {
-            reads.push({ ok: true, input: await readClassifierInput(deps.store, t) });
+            reads.push({ ok: true, input: await readClassifierInput(deps.store, t, readOpts) });
           } catch (e) {
             if (isRetryable(e)) throw e;
             reads.push({ ok: false, error: e });
@@ -168,18 +174,29 @@ const NO_INTERFACES: InterfaceRepository = () => undefined;
  * serialized once: its text is the row's `details` and, spliced, the message's `actions`.
  */
 function mappedTrace(t: TraceJson, rows: ActionRow[]): MappedMessage {
-  const texts = rows.map((r) => JSON.stringify(rowToJson(r)));
+  const texts = rows.map(rowText);
   const published: PublishedTrace = { traceId: t.trace_id, actions: rows.length, message: encodeTraceActionsText(t.trace_id, t.mc_seqno_end, texts) };
   return { rows: { actions: rows.map((r, i) => storedRow(r, texts[i]!)), [PUBLISH]: [published] }, count: rows.length, checkpoint: null };
 }
 
 /** A classifier row as stored: the generic columns, and the whole row's JSON in `details`. */
 export function tableRow(r: ActionRow): ActionTableRow {
-  return storedRow(r, JSON.stringify(rowToJson(r)));
+  return storedRow(r, rowText(r));
 }
 
 /**
- * {@link tableRow} with the row's JSON text already made (`details`, of its {@link rowToJson}: the stage publishes
+ * The JSON text of the form of `rowToJson` (shared/ton/actions/row.ts) of `r` in one pass: rowToJson makes that form as the parse of this very
+ * text (64-bit numbers as decimal strings), and stringifying a parsed JSON value gives its text back unchanged (key
+ * order, number and string forms are canonical), so the parse and the second stringify would only cost the stage.
+ */
+function rowText(r: ActionRow): string {
+  return JSON.stringify(r, bigintText);
+}
+
+const bigintText = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
+
+/**
+ * {@link tableRow} with the row's JSON text already made (`details`, of its `rowToJson` form: the stage publishes
  * the same text). Apart from tableRow so that `rows.map(tableRow)` cannot pass an index as the text.
  */
 function storedRow(r: ActionRow, details: string): ActionTableRow {
