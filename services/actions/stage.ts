@@ -10,7 +10,7 @@ import { createClassifier } from '../../shared/ton/actions/index.js';
 import type { InterfaceRepository } from '../../shared/ton/actions/interfaces.js';
 import type { ActionRow } from '../../shared/ton/actions/row.js';
 import { type MapOutcome, type MappedMessage, type StageCounters, type StageMapper, createTableWriter, runStage } from '../stages/stage.js';
-import { Lru } from '../gateway/cache.js';
+import { Lru } from '../../shared/runtime/lru.js';
 import { type ClassifierInput, type ClassifierRead, type ReadOptions, readClassifierInput, readClassifierInputs } from './read.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../shared/runtime/errors.js';
-import { Lru } from './cache.js';
+import { Lru } from '../../shared/runtime/lru.js';
 
 /**
  * API keys and rate limits as TON Center's gateway enforces them (auth-limits.md): the key travels in the

@@ -1,4 +1,4 @@
-import { Lru } from './cache.js';
+import { Lru } from '../../shared/runtime/lru.js';
 
 /**
  * Whole GET responses, reused while the store has not changed.

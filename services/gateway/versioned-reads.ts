@@ -1,4 +1,4 @@
-import { Lru } from './cache.js';
+import { Lru } from '../../shared/runtime/lru.js';
 
 /**
  * Store reads shared while the store is unchanged: the same rule as whole responses (response-cache.ts), for the

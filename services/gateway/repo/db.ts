@@ -4,7 +4,7 @@ import type { BlockRow } from '../../../shared/store/tables/blocks.js';
 import { selectList } from '../../../shared/store/tables/columns.js';
 import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
 import { CONTENT_COLUMNS, messageContents } from '../../../shared/store/tables/message-contents.js';
-import { Lru } from '../cache.js';
+import { Lru } from '../../../shared/runtime/lru.js';
 import { RECORDS_PER_SLICE, yieldToLoop } from '../json-page.js';
 import {
   type AccountPageRow,

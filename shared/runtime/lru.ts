@@ -1,8 +1,8 @@
 /**
- * A bounded LRU map with an optional time to live, for the gateway's read caches. Only two kinds of values are
- * cached (see repo/*.ts): content-addressed ones, which can never change (a message body by its cell hash, an
- * account state by its state hash, a transaction's (account, lt) by its hash), and short-lived views of mutable
- * data (address book entries) whose staleness is bounded by the TTL.
+ * A bounded LRU map with an optional time to live. Its users cache two kinds of values only: content-addressed
+ * ones, which can never change (the gateway's message bodies by cell hash, account states by state hash, a
+ * transaction's (account, lt) by its hash; the action stage's rebuilt data by data hash), and short-lived views of
+ * mutable data (address book entries) whose staleness is bounded by the TTL.
  */
 export class Lru<K, V> {
   private readonly map = new Map<K, { value: V; expires: number }>();

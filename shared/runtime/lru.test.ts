@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lru } from './cache.js';
+import { Lru } from './lru.js';
 
 describe('Lru', () => {
   it('keeps at most `max` entries, the least recently used going first', () => {
