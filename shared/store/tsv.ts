@@ -39,7 +39,10 @@ export type FieldEncoder = (v: unknown) => string;
 
 /** The TabSeparated text of `rows` (shaped as {@link rowShape} checks), or null when a value does not fit its column's encoder. */
 export function tsvBody(rows: readonly object[], columns: readonly string[], encoders: readonly FieldEncoder[]): string | null {
-  const lines: string[] = new Array(rows.length);
+  // One string appended to, rather than an array of lines joined: the engine's concatenation defers the copy to the
+  // single flattening that encoding it as UTF-8 does anyway, where the lines and their join copied every line twice
+  // more (bench/RESULTS.md, design measurements).
+  let out = '';
   const n = columns.length;
   const first = encoders[0]!;
   try {
@@ -50,13 +53,13 @@ export function tsvBody(rows: readonly object[], columns: readonly string[], enc
       if (values.length !== n) throw new EncodeMismatch();
       let line = first(values[0]);
       for (let c = 1; c < n; c++) line += '\t' + encoders[c]!(values[c]);
-      lines[i] = line;
+      out += line + '\n';
     }
   } catch (e) {
     if (e instanceof EncodeMismatch) return null;
     throw e;
   }
-  return lines.join('\n') + '\n';
+  return out;
 }
 
 const encoderCache = new Map<string, FieldEncoder | null>();
