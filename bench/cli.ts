@@ -51,7 +51,7 @@ function blockDir(args: string[], repoRoot: string): string {
 }
 
 const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR] [--only traces]' +
+  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR] [--only traces|embedded]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
@@ -106,13 +106,20 @@ async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.Process
   onlyOptions(opts, ['--json', '--transactions', '--trace-transactions', '--rounds', '--kafka', '--dir', '--only']);
   const json = opts.includes('--json');
   const only = flag(opts, '--only');
-  if (only !== undefined && only !== 'traces') throw new BenchUsageError(`--only takes "traces" (the devnet rows alone), got "${only}"`);
+  if (only !== undefined && only !== 'traces' && only !== 'embedded') {
+    throw new BenchUsageError(`--only takes "traces" (the devnet rows alone) or "embedded" (the default embedded row alone, not recorded), got "${only}"`);
+  }
   const transactions = integerOption(opts, '--transactions', 200_000, 100_000_000);
   const traceTransactions = integerOption(opts, '--trace-transactions', DEFAULT_TRACE_TRANSACTIONS, 100_000_000);
-  const { DEFAULT_ROUNDS, runIngestBench, runIngestTracesBench } = await import('./ingest.js');
+  const { DEFAULT_ROUNDS, runIngestBench, runIngestEmbeddedBench, runIngestTracesBench } = await import('./ingest.js');
   const rounds = integerOption(opts, '--rounds', DEFAULT_ROUNDS, 20);
   const dir = blockDir(opts, repoRoot);
   const command = `npm run bench -- ingest${opts.length ? ' ' + opts.join(' ') : ''}`;
+  if (only === 'embedded') {
+    const runs = await runIngestEmbeddedBench({ transactions, rounds, fixturesDir: dir, progress: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(JSON.stringify(runs.map(({ tables: _, ...r }) => r)) + '\n');
+    return 0;
+  }
   if (only === 'traces') {
     if (opts.includes('--transactions') || opts.includes('--kafka')) throw new BenchUsageError('--only traces runs the devnet rows alone: --transactions and --kafka do not apply');
     const r = await runIngestTracesBench({

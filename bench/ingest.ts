@@ -276,6 +276,30 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<IngestBe
 }
 
 /**
+ * `npm run bench -- ingest --only embedded`: the default embedded row alone (no devnet export, no other pipelines),
+ * for A/B runs of the decode stage's cost; prints its rounds and writes nothing to bench/RESULTS.md.
+ */
+export async function runIngestEmbeddedBench(opts: Pick<IngestBenchOptions, 'transactions' | 'rounds' | 'fixturesDir' | 'progress'>): Promise<IngestRunResult[]> {
+  const say = opts.progress ?? (() => {});
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tonflow-bench-ingest-'));
+  try {
+    const corpusDir = path.join(work, 'corpus');
+    const built = writeCorpus({ fromDir: opts.fixturesDir, outDir: corpusDir, transactions: opts.transactions });
+    say(`corpus: ${built.transactions} transactions in ${built.files} blocks`);
+    const dataDir = path.join(work, 'data');
+    const stamp = `${Date.now().toString(36)}${process.pid}`;
+    const runs: IngestRunResult[] = [];
+    for (let i = 0; i < (opts.rounds ?? DEFAULT_ROUNDS); i++) {
+      const tag = `${stamp}_${i}`;
+      runs.push(await runPipeline('embedded', benchConfig({ corpusDir, dataDir, database: `bench_ingest_embedded_${tag}`, prefix: `tonflow-bench-${tag}` }), built.transactions, say));
+    }
+    return runs;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
  * The round of median throughput (the lower middle one of an even count), with every round's tx/s; its
  * `stored_final` is the fewest any round stored, so that a round that lost rows shows in the report.
  */

@@ -79,6 +79,18 @@ function statementSettings(timeoutMs: number): ClickHouseSettings {
 }
 
 /**
+ * Settings of a TabSeparated insert, on top of {@link statementSettings}. One thread parses, sorts and writes the
+ * block: the inserts of a stage run while its decoding goes on, on the same cores, so threads spent splitting the
+ * text into segments for parallel parsing and handing blocks between pipeline threads are CPU taken from the decoding
+ * at no gain in throughput (bench/RESULTS.md, design measurements). Statement-scoped (the INSERT's SETTINGS clause),
+ * so no read inherits them.
+ */
+const TSV_INSERT_SETTINGS: ClickHouseSettings = {
+  max_threads: 1,
+  input_format_parallel_parsing: 0,
+};
+
+/**
  * How a statement applies its settings: `session` statements may rely on (and leave) session state (`USE`, `SET`);
  * `statement` ones carry everything in the statement itself (an INSERT's SETTINGS clause) and are sent in full.
  */
@@ -221,7 +233,7 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     const { columns, types } = parts[0]!;
     const body = parts.map((p) => asBuffer(p.body));
     return exec(`insert into ${table}`, insertTimeoutMs, (_prefix, clickhouse_settings, _client, abort_signal) =>
-      backend.insertText(`${database}.${table}`, columns, types, body, clickhouse_settings, abort_signal),
+      backend.insertText(`${database}.${table}`, columns, types, body, { ...clickhouse_settings, ...TSV_INSERT_SETTINGS }, abort_signal),
     'statement');
   }
 

@@ -39,7 +39,10 @@ export type FieldEncoder = (v: unknown) => string;
 
 /** The TabSeparated text of `rows` (shaped as {@link rowShape} checks), or null when a value does not fit its column's encoder. */
 export function tsvBody(rows: readonly object[], columns: readonly string[], encoders: readonly FieldEncoder[]): string | null {
-  const lines: string[] = new Array(rows.length);
+  // One string appended to, rather than an array of lines joined: the engine's concatenation defers the copy to the
+  // single flattening that encoding it as UTF-8 does anyway, where the lines and their join copied every line twice
+  // more (bench/RESULTS.md, design measurements).
+  let out = '';
   const n = columns.length;
   const first = encoders[0]!;
   try {
@@ -50,13 +53,13 @@ export function tsvBody(rows: readonly object[], columns: readonly string[], enc
       if (values.length !== n) throw new EncodeMismatch();
       let line = first(values[0]);
       for (let c = 1; c < n; c++) line += '\t' + encoders[c]!(values[c]);
-      lines[i] = line;
+      out += line + '\n';
     }
   } catch (e) {
     if (e instanceof EncodeMismatch) return null;
     throw e;
   }
-  return lines.join('\n') + '\n';
+  return out;
 }
 
 const encoderCache = new Map<string, FieldEncoder | null>();
@@ -176,15 +179,20 @@ function encodeBool(v: unknown): string {
 }
 
 const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
-const TSV_CONTROL = /[\t\n\r\0]/;
 
 function encodeTsvString(v: unknown): string {
   if (typeof v !== 'string') throw new EncodeMismatch();
   // One native replaceAll per character rather than a replace callback per match: JSON texts (transaction documents,
-  // descriptions) carry dozens of backslashes and no control character (bench/RESULTS.md, ingest).
+  // descriptions) carry dozens of backslashes and no control character (bench/RESULTS.md, ingest). Each character is
+  // looked for with `includes`, a native one-character search, rather than one character-class regular expression over
+  // every string: hashes, addresses, BOCs and JSON texts, nearly all of what is written, hold none of them
+  // (bench/RESULTS.md, design measurements).
   // Backslashes first: the control characters' escapes add backslashes that must stay single.
   let out = v.includes('\\') ? v.replaceAll('\\', '\\\\') : v;
-  if (TSV_CONTROL.test(out)) out = out.replaceAll('\t', '\\t').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\0', '\\0');
+  if (out.includes('\t')) out = out.replaceAll('\t', '\\t');
+  if (out.includes('\n')) out = out.replaceAll('\n', '\\n');
+  if (out.includes('\r')) out = out.replaceAll('\r', '\\r');
+  if (out.includes('\0')) out = out.replaceAll('\0', '\\0');
   return out;
 }
 
