@@ -8,8 +8,6 @@ import { isJVaultStakeWallet, jvaultNamedAccounts, jvaultPoolData, jvaultStakeWa
 import { isNominatorPool } from './nominator-pool.js';
 import { interfacesOfCode } from './repository.js';
 
-export type { DerivedRole };
-
 /**
  * What the action classifier needs to know about one account (shared/ton/actions/interfaces.ts), from its stored
  * state and from what a trace's messages show about it. A code hash in the known table (code-hashes.ts) settles the

@@ -6,7 +6,8 @@ import { describeFixtures, fixturesDir } from '../../../test/helpers/fixtures.js
 import type { AccountInterfaces, InterfaceRepository } from '../actions/interfaces.js';
 import { createClassifier, parseCorpusTrace } from '../actions/index.js';
 import type { Trace } from '../actions/trace.js';
-import { type AccountEvidence, type DerivedRole, accountFacts, factsNeedData } from './account-facts.js';
+import type { DerivedRole } from '../actions/interfaces.js';
+import { type AccountEvidence, accountFacts, factsNeedData } from './account-facts.js';
 import { jvaultNamedAccounts, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
 
 /*

@@ -16,8 +16,6 @@ import { bodySlice, loadAddr } from '../bodies/cell.js';
  * unstake as its basic blocks.
  */
 
-/** Roles an account has in a trace because another account's data names it (not because of its own messages). */
-
 /** Opcodes of the messages that make their destination a JVault stake wallet whose data the classifier reads. */
 const STAKE_WALLET_IN_OPS = new Set([JVAULT_UNSTAKE_JETTONS, JVAULT_UNSTAKE_REQUEST]);
 
