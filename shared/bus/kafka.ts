@@ -9,7 +9,7 @@ import {
   type LogEntry,
   type Producer as KafkaJsProducer,
 } from 'kafkajs';
-import { isRetryable } from '../runtime/errors.js';
+import { UpstreamUnavailableError, isRetryable } from '../runtime/errors.js';
 import {
   HEADER_SCHEMA_VERSION,
   isPendingBatch,
@@ -25,6 +25,7 @@ import {
   type TopicSpec,
 } from './bus.js';
 import { BusClosedError, retryDelayMs, sleep, translateKafkaError, type RetryPolicy } from './errors.js';
+import { StallWatch, defaultStallMs, hasBacklog, type PartitionOffsets } from './stall.js';
 
 /**
  * The Kafka adapter of the bus, and the only module that imports kafkajs (house style rule 4): swapping the client
@@ -71,6 +72,12 @@ export interface KafkaConsumerTuning {
    * A partition is still never in two handlers at once, and each batch is committed on its own once handled.
    */
   partitionsConsumedConcurrently?: number;
+  /**
+   * A member that delivered no batch and did not join its group for this long, while messages wait on its partitions,
+   * is restarted (`stall.ts`): kafkajs can stop consuming without crashing. Default: the rebalance timeout + the
+   * request timeout + the max wait + the session timeout (151 s with the other defaults).
+   */
+  stallTimeoutMs?: number;
 }
 
 /** Options of {@link createKafkaBus}. */
@@ -122,11 +129,18 @@ const DEFAULT_MAX_BATCH_MESSAGES = 500;
  */
 export function createKafkaBus(opts: KafkaBusOptions): Bus {
   const log = opts.logger;
+  const tuning = opts.consumer ?? {};
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
+  const sessionTimeoutMs = tuning.sessionTimeoutMs ?? 30_000;
+  const heartbeatIntervalMs = tuning.heartbeatIntervalMs ?? 3000;
+  const rebalanceTimeoutMs = tuning.rebalanceTimeoutMs ?? 60_000;
+  const maxWaitTimeMs = tuning.maxWaitTimeMs ?? 1000;
+  const stallMs = tuning.stallTimeoutMs ?? defaultStallMs({ requestTimeoutMs, maxWaitTimeMs, sessionTimeoutMs, rebalanceTimeoutMs });
   const kafka = new Kafka({
     brokers: opts.brokers,
     clientId: opts.clientId,
     connectionTimeout: opts.connectionTimeoutMs ?? 3000,
-    requestTimeout: opts.requestTimeoutMs ?? 60_000,
+    requestTimeout: requestTimeoutMs,
     ...(opts.clientRetry ? { retry: opts.clientRetry } : {}),
     // Without a logger, kafkajs's own console logger reports errors only.
     ...(log
@@ -135,7 +149,6 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
   });
   const idempotent = opts.idempotent ?? true;
   const compressionThreshold = opts.compressionThresholdBytes ?? DEFAULT_COMPRESSION_THRESHOLD;
-  const tuning = opts.consumer ?? {};
 
   let closed = false;
   let producerReady: Promise<KafkaJsProducer> | undefined;
@@ -218,7 +231,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
      * Runs kafkajs consumers one after the other until stopped. kafkajs's own restart-on-crash is turned off
      * (`restartOnFailure` → false) so that exactly one place decides: a crash whose translated error is retryable
      * (broker gone, retries exhausted, coordinator moving) starts a fresh consumer after a backoff; one that is not
-     * rejects `run`. A restarted member rejoins the group and resumes from the committed offsets.
+     * rejects `run`. A consumer whose fetch loop stalled (`stall.ts`) is restarted the same way. A restarted member
+     * rejoins the group and resumes from the committed offsets.
      */
     private async loop(handler: BatchHandler): Promise<void> {
       consumers.add(this);
@@ -245,16 +259,48 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       this.current = current;
       const kc = kafka.consumer({
         groupId,
-        sessionTimeout: tuning.sessionTimeoutMs ?? 30_000,
-        heartbeatInterval: tuning.heartbeatIntervalMs ?? 3000,
-        rebalanceTimeout: tuning.rebalanceTimeoutMs ?? 60_000,
-        maxWaitTimeInMs: tuning.maxWaitTimeMs ?? 1000,
+        sessionTimeout: sessionTimeoutMs,
+        heartbeatInterval: heartbeatIntervalMs,
+        rebalanceTimeout: rebalanceTimeoutMs,
+        maxWaitTimeInMs: maxWaitTimeMs,
         maxBytesPerPartition: tuning.maxBytesPerPartition ?? 64 * MiB,
         maxBytes: tuning.maxBytes ?? 64 * MiB,
         retry: { ...opts.clientRetry, restartOnFailure: async () => false },
       });
       // kafkajs emits CRASH after it disconnected the consumer; with restarts off, the attempt is over.
       kc.on(kc.events.CRASH, (ev) => current.end({ kind: 'crash', error: ev.payload.error }));
+      // A member that stopped consuming without a crash ends the attempt too, as a retryable failure (stall.ts).
+      const watch = new StallWatch(stallMs, Date.now());
+      current.watch = watch;
+      let assigned: Record<string, number[]> | undefined;
+      kc.on(kc.events.GROUP_JOIN, (ev) => {
+        assigned = ev.payload.memberAssignment;
+        watch.alive(Date.now());
+      });
+      let asking = false;
+      const watchdog = setInterval(
+        () => {
+          const idle = watch.stalledFor(Date.now());
+          if (idle === undefined || current.ended || asking) return;
+          asking = true;
+          void groupOffsets(groupId, topics)
+            .then((offsets) => {
+              if (current.ended) return;
+              if (!hasBacklog(assigned, offsets)) {
+                watch.alive(Date.now());
+                return;
+              }
+              log?.warn({ groupId, idleMs: idle, assigned }, 'kafka consumer stalled: messages waiting and none delivered; restarting');
+              const error = new UpstreamUnavailableError('KAFKA_CONSUMER_STALLED', `consumer of group ${groupId}: nothing delivered for ${idle} ms with messages waiting`);
+              current.end({ kind: 'stalled', error });
+            })
+            // The broker could not say (an outage): kafkajs's own errors decide meanwhile; asked again next tick.
+            .catch((e: unknown) => log?.debug({ groupId, err: e }, 'stall check: offsets unavailable'))
+            .finally(() => (asking = false));
+        },
+        Math.max(100, Math.min(5000, Math.floor(stallMs / 4))),
+      );
+      watchdog.unref();
       try {
         await kc.connect();
         await kc.subscribe({ topics, fromBeginning });
@@ -274,10 +320,27 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       // stop() may have come while connecting.
       if (this.abort.signal.aborted) current.end({ kind: 'stopped' });
       const result = await current.outcome;
+      clearInterval(watchdog);
       this.current = undefined;
       // Graceful: waits for the batch in the handler (which commits if it resolves), then leaves the group, so the
-      // partitions move to other members at once instead of after a session timeout.
-      await kc.disconnect().catch((e: unknown) => log?.warn({ groupId, err: e }, 'kafka consumer disconnect failed'));
+      // partitions move to other members at once instead of after a session timeout. A stalled consumer may never
+      // finish stopping: it is given up after another stall timeout (its eachBatch, should it ever wake, handles
+      // nothing: the attempt has ended).
+      const disconnected = kc.disconnect().then(
+        () => true,
+        (e: unknown) => {
+          log?.warn({ groupId, err: e }, 'kafka consumer disconnect failed');
+          return true;
+        },
+      );
+      if (result.kind !== 'stalled') {
+        await disconnected;
+      } else {
+        const giveUp = new AbortController();
+        const inTime = await Promise.race([disconnected, sleep(stallMs, giveUp.signal).then(() => false)]);
+        giveUp.abort();
+        if (!inTime) log?.warn({ groupId }, 'stalled kafka consumer did not disconnect; abandoned');
+      }
       for (const t of this.resumeTimers) clearTimeout(t);
       this.resumeTimers.clear();
       this.attempts.clear();
@@ -285,6 +348,15 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     }
 
     private async eachBatch(payload: EachBatchPayload, handler: BatchHandler, current: Attempt): Promise<void> {
+      current.watch?.enter(Date.now());
+      try {
+        await this.handleFetched(payload, handler, current);
+      } finally {
+        current.watch?.leave(Date.now());
+      }
+    }
+
+    private async handleFetched(payload: EachBatchPayload, handler: BatchHandler, current: Attempt): Promise<void> {
       const { batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, pause, isRunning, isStale } = payload;
       const { topic, partition } = batch;
       const signal = this.abort.signal;
@@ -393,6 +465,25 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     }
   }
 
+  /** The group's committed offsets and the log's offsets of every partition of `topics`, from a short-lived admin client. */
+  async function groupOffsets(groupId: string, topics: readonly string[]): Promise<PartitionOffsets[]> {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      const out: PartitionOffsets[] = [];
+      const groups = await admin.fetchOffsets({ groupId, topics: [...topics] });
+      for (const topic of topics) {
+        const committed = new Map((groups.find((g) => g.topic === topic)?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
+        for (const p of await admin.fetchTopicOffsets(topic)) {
+          out.push({ topic, partition: p.partition, high: BigInt(p.high), low: BigInt(p.low), committed: committed.get(p.partition) ?? -1n });
+        }
+      }
+      return out;
+    } finally {
+      await admin.disconnect().catch(() => {});
+    }
+  }
+
   return {
     async ensureTopics(specs: TopicSpec[]) {
       if (closed) throw new BusClosedError('ensureTopics');
@@ -447,19 +538,21 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
   };
 }
 
-type Outcome = { kind: 'stopped' } | { kind: 'fatal'; error: unknown } | { kind: 'crash'; error: unknown };
+type Outcome = { kind: 'stopped' } | { kind: 'fatal'; error: unknown } | { kind: 'crash'; error: unknown } | { kind: 'stalled'; error: UpstreamUnavailableError };
 
 /** One kafkajs consumer's life: the first `end` wins (a crash after a stop is still a stop). */
 interface Attempt {
   readonly outcome: Promise<Outcome>;
   readonly ended: boolean;
+  /** The attempt's liveness; eachBatch marks its batches in and out of the handler. */
+  watch?: StallWatch;
   end(o: Outcome): void;
 }
 
 function newAttempt(): Attempt {
   let resolve!: (o: Outcome) => void;
   const outcome = new Promise<Outcome>((r) => (resolve = r));
-  const a = {
+  const a: Attempt & { ended: boolean } = {
     outcome,
     ended: false,
     end(o: Outcome) {

@@ -121,6 +121,14 @@ async function caughtUp(brokers: string[], groupId: string, topic: string): Prom
   });
 }
 
+/**
+ * The bus log's last lines for a failure message, each cut short: CI prints only a failure's first 40 lines, and
+ * kafkajs's lines (stacks, assignments) are long enough to push the lines after the restart out of them.
+ */
+function logTail(lines: readonly string[]): string {
+  return ['the bus\'s last log lines:', ...lines.slice(-30).map((l) => (l.length > 220 ? `${l.slice(0, 220)}…` : l))].join('\n');
+}
+
 /** What a FINAL reader sees of the corpus: every transaction exactly once, none missing, nothing else. */
 async function expectCorpusExactlyOnce(store: Store, label: string): Promise<void> {
   const [c] = await store.query<{ parts: string; final: string; dup: string; blocks: string }>(
@@ -256,9 +264,13 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
           onBatch: (b) => (stored += b.blocks),
         });
         let stageSettled = false;
+        let stageError: unknown;
         stage.then(
           () => (stageSettled = true),
-          () => (stageSettled = true),
+          (e: unknown) => {
+            stageSettled = true;
+            stageError = e;
+          },
         );
 
         const messages = await corpusMessages();
@@ -271,10 +283,13 @@ describeKafka('decode stage across a broker restart (private broker, chdb)', () 
         await sendAll(producer, topics.rawBlocks, messages.slice(half));
         // Caught up means every offset committed, which the stage does only after the store acknowledged the rows.
         const until = Date.now() + patience(60_000);
-        while (!(await caughtUp(brokers, `${config.topicPrefix}.decode`, topics.rawBlocks)).done) {
-          if (Date.now() > until) {
-            throw new Error(`the stage did not catch up within ${patience(60)} s after the restart (${stored} blocks stored); the bus's last log lines:\n${kafkaLog.lines.slice(-120).join('\n')}`);
-          }
+        for (;;) {
+          const progress = await caughtUp(brokers, `${config.topicPrefix}.decode`, topics.rawBlocks);
+          if (progress.done) break;
+          const state = `${stored} blocks stored, offsets committed ${progress.committed}/${progress.end}`;
+          // A stage that ended cannot catch up: say so at once, with its error, instead of waiting out the patience.
+          if (stageSettled) throw new Error(`the stage ended after the restart (${state}): ${String(stageError)}\n${logTail(kafkaLog.lines)}`);
+          if (Date.now() > until) throw new Error(`the stage did not catch up within ${patience(60)} s after the restart (${state}):\n${logTail(kafkaLog.lines)}`);
           await new Promise((r) => setTimeout(r, 250));
         }
         expect(stageSettled).toBe(false);
