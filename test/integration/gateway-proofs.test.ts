@@ -287,7 +287,7 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
       const { '@type': _t, ...rest } = idExt(b);
       return rest;
     };
-    const { '@type': _t, from, to, ...proofs } = linkBack(chain.index[3]!.mc, chain.index[2]!.mc);
+    const { '@type': _t, from: _from, to: _to, ...proofs } = linkBack(chain.index[3]!.mc, chain.index[2]!.mc);
     expect(out).toEqual({
       from: plain(chain.index[3]!.mc),
       mc_id: plain(chain.index[2]!.mc),
