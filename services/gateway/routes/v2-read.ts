@@ -658,11 +658,13 @@ export function v2ReadOperations(
       if (!source?.shardBlockProof) throw unavailable('block proofs (liteserver getShardBlockProof)');
       const b64 = (x: Uint8Array) => Buffer.from(x).toString('base64');
       const ref = (r: FullBlockRef) => blockIdExt({ ...r.id, root_hash: b64(r.rootHash), file_hash: b64(r.fileHash) });
+      // One deadline for both liteserver questions, as for one tonlib request.
+      const deadline = AbortSignal.timeout(req.tf.timeoutMs);
       let proof: ShardBlockProof;
       try {
         proof = await source.shardBlockProof(
           { id: { workchain: block.workchain, shard: block.shard, seqno: block.seqno }, rootHash: Buffer.from(block.root_hash, 'base64'), fileHash: Buffer.from(block.file_hash, 'base64') },
-          AbortSignal.timeout(req.tf.timeoutMs),
+          deadline,
         );
       } catch (e) {
         throw proofApiError(e);
@@ -683,7 +685,7 @@ export function v2ReadOperations(
           fileHash: Buffer.from(b.file_hash, 'base64'),
         });
         try {
-          back = await source.masterchainBackProof(full(from), full(mc), AbortSignal.timeout(req.tf.timeoutMs));
+          back = await source.masterchainBackProof(full(from), full(mc), deadline);
         } catch (e) {
           throw proofApiError(e);
         }
