@@ -85,6 +85,12 @@ export interface BlockSource {
    * validator set its key block's config gives (shared/ton/block-signatures.ts). The signatures are the last link's.
    */
   masterchainBlockSignatures?(keyBlock: FullBlockRef, block: FullBlockRef, signal: AbortSignal): Promise<MasterchainBlockSignatures>;
+  /**
+   * Masterchain block `to` proven from the later masterchain block `from`: a liteserver's `liteServer.getBlockProof`
+   * backward links, each checked against the Merkle proofs of `from`'s header and state, whose `prev_blocks` names
+   * `to` (shared/ton/mc-back-proof.ts). Proofs are BOCs as the source served them.
+   */
+  masterchainBackProof?(from: FullBlockRef, to: FullBlockRef, signal: AbortSignal): Promise<MasterchainBackProof>;
   /** The configuration the chain runs with (`Hashmap 32 ^Cell` of ConfigParams), base64 BOC. */
   blockchainConfig?(): Promise<string>;
 }
@@ -97,6 +103,11 @@ export interface ShardBlockProof {
   mc: FullBlockRef;
   /** Link i: a block and the proof of the block before it (link 0: of `mc`) that names it; the last is the asked block. */
   links: Array<{ block: FullBlockRef; proof: Uint8Array }>;
+}
+
+export interface MasterchainBackProof {
+  /** `liteServer.blockLinkBack`s from `from` down to `to`, in order. */
+  links: Array<{ toKeyBlock: boolean; from: FullBlockRef; to: FullBlockRef; destProof: Uint8Array; proof: Uint8Array; stateProof: Uint8Array }>;
 }
 
 export interface MasterchainBlockSignatures {

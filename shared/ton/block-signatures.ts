@@ -45,7 +45,7 @@ export interface PartialBlockProof {
   complete: boolean;
   from: ProofBlockIdExt;
   to: ProofBlockIdExt;
-  steps: ReadonlyArray<{ forward: ForwardLink } | { backward: true }>;
+  steps: ReadonlyArray<{ forward: ForwardLink } | { backward: unknown }>;
 }
 
 const MC_SHARD = 1n << 63n;

@@ -17,17 +17,19 @@ import type { Tvm } from '../../shared/tvm/executor.js';
 import { createTvmPool } from '../../shared/tvm/pool.js';
 import { describeFixtures, readFixture } from '../helpers/fixtures.js';
 import { silentLogger } from '../helpers/gateway.js';
-import { type ServedBlock, extRefOf, headerProof, mcShardsProof, scaffoldMcBlock } from '../helpers/liteserver/blocks.js';
+import { type ServedBlock, blockKey, extRefOf, headerProof, mcShardsProof, scaffoldMcBlock } from '../helpers/liteserver/blocks.js';
 import { BASE_MC_FIXTURE, type ChainA, MC_A, buildChainA } from '../helpers/liteserver/chain.js';
-import { type LoopbackLiteserver, loopbackSourceOptions, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
+import { backLink, prevBlocksProof, stateOf, stateRootProof } from '../helpers/liteserver/mc-state.js';
+import { type BackProofSpec, type LoopbackLiteserver, loopbackSourceOptions, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { patience } from '../helpers/patience.js';
 
 /**
  * getShardBlockProof through the gateway (REST and JSON-RPC) with a liteserver source beside it, as `tonflow start`
  * runs it: the index holds chain A (test/helpers/liteserver/chain.ts) as the liteserver source delivered it, and the
- * loopback liteserver answers `liteServer.getShardBlockProof` with Merkle proofs it builds with @ton/core over the
- * blocks it serves. Expected shapes are ton-http-api's (tonlib's `blocks.shardBlockProof`, tonlib_api.tl, as its JSON
- * prints it: int64 as strings, bytes and int256 as base64); expected proof bytes are what the liteserver served.
+ * loopback liteserver answers `liteServer.getShardBlockProof` and `liteServer.getBlockProof`'s backward links with
+ * Merkle proofs it builds with @ton/core over the blocks it serves (and their states, mc-state.ts). Expected shapes
+ * are ton-http-api's (tonlib's `blocks.shardBlockProof` with `blocks.blockLinkBack`, tonlib_api.tl, as its JSON prints
+ * it: int64 as strings, bytes and int256 as base64); expected proof bytes are what the liteserver served.
  */
 
 const PY = process.env.TONFLOW_PY_CLIENTS?.trim() || undefined;
@@ -91,9 +93,21 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
   });
   const get = (a: FastifyInstance, q: string) => a.inject({ method: 'GET', url: `/api/v2/getShardBlockProof?${q}` });
 
-  it('answers blocks.shardBlockProof: from and mc_id the committing masterchain block, the links as the liteserver served them', async () => {
+  /** `blocks.blockLinkBack` as ton-http-api prints it, with the proofs the liteserver serves for `from` → `to`. */
+  const linkBack = (from: ServedBlock, to: ServedBlock) => ({
+    '@type': 'blocks.blockLinkBack',
+    to_key_block: false,
+    from: idExt(from),
+    to: idExt(to),
+    dest_proof: headerProof(to).toString('base64'),
+    proof: stateRootProof(from).toString('base64'),
+    state_proof: prevBlocksProof(stateOf(from)).toString('base64'),
+  });
+
+  it('answers blocks.shardBlockProof: mc_id the committing masterchain block, from the newest indexed one, linked back to mc_id', async () => {
     const { Ya, X2 } = chain.named;
     const s2 = chain.index[2]!.mc;
+    const s3 = chain.index[3]!.mc;
     const res = await get(app, `workchain=0&shard=${signedShard(X2)}&seqno=${X2.seqno}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
@@ -103,18 +117,34 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
       ok: true,
       result: {
         '@type': 'blocks.shardBlockProof',
-        from: idExt(s2),
+        // Without from_seqno tonlib starts from the newest masterchain block it knows: S3, the newest indexed.
+        from: idExt(s3),
         mc_id: idExt(s2),
         links: [
           { '@type': 'blocks.shardBlockLink', id: idExt(Ya), proof: mcShardsProof(s2).toString('base64') },
           { '@type': 'blocks.shardBlockLink', id: idExt(X2), proof: headerProof(Ya).toString('base64') },
         ],
-        mc_proof: [],
+        mc_proof: [linkBack(s3, s2)],
       },
     });
+    // The link was asked of the liteserver as tonlib asks it: getBlockProof from S3 with S2 as the target.
+    expect(server.requests.some((r) => r.fn === 'getBlockProof' && r.block === blockKey(s2))).toBe(true);
+
+    // from_seqno two blocks after the committing block: the same single link, from there.
+    const s1 = chain.index[1]!.mc;
+    const far = await get(app, `workchain=0&shard=${signedShard(chain.r1)}&seqno=${chain.r1.seqno}&from_seqno=${s3.seqno}`);
+    expect(far.statusCode, far.body).toBe(200);
+    expect(far.json().result.from).toEqual(idExt(s3));
+    expect(far.json().result.mc_id).toEqual(idExt(s1));
+    expect(far.json().result.mc_proof).toEqual([linkBack(s3, s1)]);
+
+    // from_seqno = the committing block: nothing to link, mc_proof empty.
+    const same = await get(app, `workchain=0&shard=${signedShard(X2)}&seqno=${X2.seqno}&from_seqno=${s2.seqno}`);
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json().result.from).toEqual(idExt(s2));
+    expect(same.json().result.mc_proof).toEqual([]);
 
     // The same over JSON-RPC, numbers as numbers, a real fixture block (R1, first committed by S1).
-    const s1 = chain.index[1]!.mc;
     const rpc = await app.inject({
       method: 'POST',
       url: '/api/v2/jsonRPC',
@@ -128,7 +158,7 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
     expect(r.result.links).toEqual([{ '@type': 'blocks.shardBlockLink', id: idExt(chain.r1), proof: mcShardsProof(s1).toString('base64') }]);
   });
 
-  it('answers ton-http-api\'s errors: an unknown block, a from_seqno older than the proof, a newer one it cannot link back from', async () => {
+  it('answers ton-http-api\'s errors: an unknown block, a from_seqno older than the proof or not indexed', async () => {
     const r1 = chain.r1;
     const unknown = await get(app, `workchain=0&shard=${signedShard(r1)}&seqno=${r1.seqno + 1000}`);
     expect(unknown.statusCode).toBe(500);
@@ -136,9 +166,9 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
     const old = await get(app, `workchain=0&shard=${signedShard(chain.named.X2)}&seqno=${chain.named.X2.seqno}&from_seqno=${MC_A + 1}`);
     expect(old.statusCode).toBe(500);
     expect(old.json().error).toBe('from mc block is too old');
-    const newer = await get(app, `workchain=0&shard=${signedShard(r1)}&seqno=${r1.seqno}&from_seqno=${MC_A + 3}`);
-    expect(newer.statusCode).toBe(500);
-    expect(newer.json().error).toMatch(/^LITE_SERVER_UNKNOWN: the links back from masterchain block 900000003 to 900000001 .* is not available from the index$/);
+    const unindexed = await get(app, `workchain=0&shard=${signedShard(r1)}&seqno=${r1.seqno}&from_seqno=${MC_A + 5}`);
+    expect(unindexed.statusCode).toBe(500);
+    expect(unindexed.json().error).toBe(`LITE_SERVER_NOTREADY: cannot find block (-1,8000000000000000) seqno=${MC_A + 5}: seqno not in db`);
     // Without a source that proves blocks (block files, the devnet, a gateway alone): not available, not an internal error.
     const none = await get(bare, `workchain=0&shard=${signedShard(r1)}&seqno=${r1.seqno}`);
     expect(none.statusCode).toBe(500);
@@ -163,6 +193,46 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
       expect(error).toContain(`the proof is of block ${chain.r2.rootHash.toString('hex')}`);
     } finally {
       server.tamperProof = null;
+    }
+  });
+
+  it('refuses forged links back to mc_id with the reason, after asking again', async () => {
+    const { X2 } = chain.named;
+    const [s1, s2, s3] = [chain.index[1]!.mc, chain.index[2]!.mc, chain.index[3]!.mc];
+    const ask = () => get(app, `workchain=0&shard=${signedShard(X2)}&seqno=${X2.seqno}`);
+    const forgeries: Array<[string, (t: BackProofSpec) => BackProofSpec, string]> = [
+      // S2's state where S3's belongs: the header of S3 names another state hash.
+      ['wrong state hash', (t) => ({ ...t, links: [{ ...t.links[0]!, stateProof: prevBlocksProof(stateOf(s2)) }] }), 'the state proof is of state '],
+      ['wrong key flag', (t) => ({ ...t, links: [{ ...t.links[0]!, toKeyBlock: true }] }), 'to_key_block is true, the header of (-1,8000000000000000,900000002) says false'],
+      ['incomplete', (t) => ({ ...t, complete: false }), 'the proof is incomplete'],
+      // True links, each checking on its own, that do not chain from S3 to S2.
+      ['chain ending elsewhere', (t) => ({ ...t, links: [backLink(s3, s1)] }), 'the links end at (-1,8000000000000000,900000001)'],
+      ['broken chain', (t) => ({ ...t, links: [backLink(s3, s1), backLink(s2, s1)] }), 'link 1 starts at (-1,8000000000000000,900000002)'],
+    ];
+    for (const [what, forge, reason] of forgeries) {
+      const before = server.count('getBlockProof');
+      server.tamperBackProof = forge;
+      try {
+        const res = await ask();
+        expect(res.statusCode, what).toBe(500);
+        const error = res.json().error as string;
+        expect(error, what).toMatch(/^LITE_SERVER_UNKNOWN: masterchain proof of \(-1,8000000000000000,900000002\) from \(-1,8000000000000000,900000003\): 3 answers failed verification/);
+        expect(error, what).toContain(reason);
+        expect(server.count('getBlockProof') - before, what).toBe(3);
+      } finally {
+        server.tamperBackProof = null;
+      }
+    }
+    // One forged answer, then the true one: the answer is the true chain.
+    let forged = 0;
+    server.tamperBackProof = (t) => (forged++ === 0 ? { ...t, complete: false } : null);
+    try {
+      const res = await ask();
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().result.mc_proof).toEqual([linkBack(s3, s2)]);
+      expect(forged).toBe(2);
+    } finally {
+      server.tamperBackProof = null;
     }
   });
 
@@ -217,14 +287,15 @@ describeFixtures('gateway: getShardBlockProof from a liteserver source', () => {
       const { '@type': _t, ...rest } = idExt(b);
       return rest;
     };
+    const { '@type': _t, from: _from, to: _to, ...proofs } = linkBack(chain.index[3]!.mc, chain.index[2]!.mc);
     expect(out).toEqual({
-      from: plain(chain.index[2]!.mc),
+      from: plain(chain.index[3]!.mc),
       mc_id: plain(chain.index[2]!.mc),
       links: [
         { id: plain(Ya), proof: mcShardsProof(chain.index[2]!.mc).toString('base64') },
         { id: plain(X2), proof: headerProof(Ya).toString('base64') },
       ],
-      mc_proof: 0,
+      mc_proof: [{ ...proofs, from: plain(chain.index[3]!.mc), to: plain(chain.index[2]!.mc) }],
     });
   });
   let endpoint = '';

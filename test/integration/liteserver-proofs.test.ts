@@ -5,6 +5,7 @@ import { verifyShardBlockProof } from '../../shared/ton/shard-block-proof.js';
 import { describeFixtures } from '../helpers/fixtures.js';
 import { type ServedBlock, blockKey, headerProof } from '../helpers/liteserver/blocks.js';
 import { type ChainA, buildChainA } from '../helpers/liteserver/chain.js';
+import { backLink, prevBlocksProof, stateOf } from '../helpers/liteserver/mc-state.js';
 import { LoopbackLiteserver, loopbackSourceOptions, startLoopbackLiteserver } from '../helpers/liteserver/server.js';
 import { patience } from '../helpers/patience.js';
 
@@ -91,5 +92,43 @@ describeFixtures('verifyShardBlockProof', () => {
     expect(() => verifyShardBlockProof(toId(proof.mc), links.slice(0, 1), toId(ref(chain.named.X2)))).toThrow(/ends at/);
     // X2's id where the masterchain proof names Ya: the masterchain block has split X2's shard.
     expect(() => verifyShardBlockProof(toId(proof.mc), [{ ...links[0]!, id: links[1]!.id }], toId(ref(chain.named.X2)))).toThrow(/split in the masterchain block/);
+  });
+});
+
+/*
+ * `masterchainBackProof` of the liteserver source: `liteServer.getBlockProof` from a newer masterchain block back to
+ * an older one, answered by the loopback liteserver with one `liteServer.blockLinkBack` whose proofs it builds with
+ * @ton/core over chain A's masterchain blocks and their states (test/helpers/liteserver/mc-state.ts).
+ */
+describeFixtures('liteserver source: masterchain back links (loopback liteservers)', () => {
+  let chain: ChainA;
+  beforeAll(() => {
+    chain = buildChainA();
+  });
+
+  it('answers the link from a newer masterchain block back to an older one, as served', async () => {
+    const [s1, s5] = [chain.index[1]!.mc, chain.index[5]!.mc];
+    const s = await startLoopbackLiteserver({ blocks: chain.blocks });
+    cleanups.push(() => s.close());
+    const proof = await sourceFor(s).masterchainBackProof!(ref(s5), ref(s1), AbortSignal.timeout(patience(10_000)));
+    const served = backLink(s5, s1);
+    expect(proof.links).toHaveLength(1);
+    const [l] = proof.links;
+    expect([key(l!.from), key(l!.to), l!.toKeyBlock]).toEqual([key(ref(s5)), key(ref(s1)), false]);
+    expect([Buffer.from(l!.destProof), Buffer.from(l!.proof), Buffer.from(l!.stateProof)]).toEqual([served.destProof, served.proof, served.stateProof]);
+  });
+
+  it('asks the next liteserver when the first serves a link that fails the checks', async () => {
+    const [s1, s4, s5] = [chain.index[1]!.mc, chain.index[4]!.mc, chain.index[5]!.mc];
+    const bad = await startLoopbackLiteserver({ blocks: chain.blocks });
+    const good = await startLoopbackLiteserver({ blocks: chain.blocks });
+    cleanups.push(() => bad.close(), () => good.close());
+    // S4's state where S5's belongs: a real Merkle proof of a state that also lists S1, but not the state S5 names.
+    bad.tamperBackProof = (t) => ({ ...t, links: [{ ...t.links[0]!, stateProof: prevBlocksProof(stateOf(s4)) }] });
+    const source = createLiteserverSource(loopbackSourceOptions([bad, good]));
+    cleanups.push(() => source.close());
+    const proof = await source.masterchainBackProof!(ref(s5), ref(s1), AbortSignal.timeout(patience(10_000)));
+    expect(Buffer.from(proof.links[0]!.stateProof)).toEqual(backLink(s5, s1).stateProof);
+    expect([bad.count('getBlockProof', s1), good.count('getBlockProof', s1)]).toEqual([1, 1]);
   });
 });

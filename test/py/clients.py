@@ -126,7 +126,17 @@ async def shard_proof(endpoint: str, workchain: int, shard: str, seqno: int) -> 
             "from": block_id(p.from_block),
             "mc_id": block_id(p.mc_id),
             "links": [{"id": block_id(link.id), "proof": link.proof} for link in p.links],
-            "mc_proof": len(p.mc_proof),
+            "mc_proof": [
+                {
+                    "to_key_block": link.to_key_block,
+                    "from": block_id(link.from_block),
+                    "to": block_id(link.to),
+                    "dest_proof": link.dest_proof,
+                    "proof": link.proof,
+                    "state_proof": link.state_proof,
+                }
+                for link in p.mc_proof
+            ],
         }
 
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { v2MessageData } from '../../../shared/ton/v2-message-data.js';
 import { AddressParseError, friendlyAddress, parseAddress } from '../../../shared/ton/address.js';
-import type { BlockSource, FullBlockRef, ShardBlockProof } from '../../../shared/sources/source.js';
+import type { BlockSource, FullBlockRef, MasterchainBackProof, ShardBlockProof } from '../../../shared/sources/source.js';
 import { BaseError } from '../../../shared/runtime/errors.js';
 import { V2ShardBlockProof } from '../schemas/records.js';
 import { ApiError, notFound, unprocessable } from '../errors.js';
@@ -295,7 +295,11 @@ function friendlyVariants(raw: string, bounceable: boolean, testnet: boolean) {
 export function v2ReadOperations(
   operation: V2Operation,
   deps: RouteDeps,
-  opts: { testnet: boolean; /** The source beside the gateway, when it proves blocks (getShardBlockProof). */ proofs?: Pick<BlockSource, 'shardBlockProof'> },
+  opts: {
+    testnet: boolean;
+    /** The source beside the gateway, when it proves blocks (getShardBlockProof). */
+    proofs?: Pick<BlockSource, 'shardBlockProof' | 'masterchainBackProof'>;
+  },
 ): void {
   const ok = <T>(result: T) => ({ ok: true as const, result });
 
@@ -635,10 +639,11 @@ export function v2ReadOperations(
           'The block proven from the masterchain block that commits it (`mc_id`): `links`, each a block id and a Merkle proof of the block ' +
           'before it (the first: of `mc_id`, naming the block in its ShardHashes; then of shard blocks, naming it as a previous block), ' +
           'fetched with a liteserver\'s `liteServer.getShardBlockProof` and checked as tonlib checks it; `mc_id` must be the indexed ' +
-          'masterchain block of its seqno. `from` is `mc_id` and `mc_proof` is empty: without `from_seqno`, and with `from_seqno` equal to ' +
-          '`mc_id`\'s seqno. Links back from a newer masterchain block (`liteServer.getBlockProof` backward links) are not fetched: a ' +
-          'newer `from_seqno` answers 500 "not available", an older one tonlib\'s 500 "from mc block is too old". Needs a liteserver ' +
-          'source beside the gateway (`tonflow start` following liteservers); otherwise 500 "not available".',
+          'masterchain block of its seqno. `from` is the masterchain block `from_seqno` names, or else the newest indexed one (tonlib\'s ' +
+          'newest known block); when it is newer than `mc_id`, `mc_proof` holds the `blocks.blockLinkBack` links from it down to `mc_id` ' +
+          '(a liteserver\'s `liteServer.getBlockProof` backward links: Merkle proofs of `from`\'s header and state, whose prev_blocks names ' +
+          '`mc_id`), checked as tonlib checks them; otherwise it is empty. A `from_seqno` older than `mc_id` answers tonlib\'s 500 "from mc ' +
+          'block is too old". Needs a liteserver source beside the gateway (`tonflow start` following liteservers); otherwise 500 "not available".',
         querystring: V2ShardBlockProofQuery,
         response: { 200: V2ShardBlockProof, ...v2Errors },
       },
@@ -646,17 +651,20 @@ export function v2ReadOperations(
     async (req, q) => {
       const block = await blockById(deps.db, req.tf, { workchain: q.workchain, shard: q.shard, seqno: q.seqno });
       if (!block) throw blockNotFound(q.workchain, q.shard, q.seqno);
-      const from = q.from_seqno === undefined ? null : await blockById(deps.db, req.tf, { workchain: -1, shard: MC_SHARD, seqno: q.from_seqno });
-      if (q.from_seqno !== undefined && !from) throw blockNotFound(-1, MC_SHARD, q.from_seqno);
+      // tonlib starts from the block it is given (ton-http-api: `from_seqno`), or else from the newest masterchain block it knows.
+      const from = q.from_seqno === undefined ? (await lastMasterchainBlock(deps, req)).last : await blockById(deps.db, req.tf, { workchain: -1, shard: MC_SHARD, seqno: q.from_seqno });
+      if (!from) throw blockNotFound(-1, MC_SHARD, q.from_seqno ?? 0);
       const source = opts.proofs;
       if (!source?.shardBlockProof) throw unavailable('block proofs (liteserver getShardBlockProof)');
       const b64 = (x: Uint8Array) => Buffer.from(x).toString('base64');
       const ref = (r: FullBlockRef) => blockIdExt({ ...r.id, root_hash: b64(r.rootHash), file_hash: b64(r.fileHash) });
+      // One deadline for both liteserver questions, as for one tonlib request.
+      const deadline = AbortSignal.timeout(req.tf.timeoutMs);
       let proof: ShardBlockProof;
       try {
         proof = await source.shardBlockProof(
           { id: { workchain: block.workchain, shard: block.shard, seqno: block.seqno }, rootHash: Buffer.from(block.root_hash, 'base64'), fileHash: Buffer.from(block.file_hash, 'base64') },
-          AbortSignal.timeout(req.tf.timeoutMs),
+          deadline,
         );
       } catch (e) {
         throw proofApiError(e);
@@ -667,16 +675,35 @@ export function v2ReadOperations(
       if (mc.root_hash !== b64(proof.mc.rootHash) || mc.file_hash !== b64(proof.mc.fileHash)) {
         throw new ApiError(500, `LITE_SERVER_UNKNOWN: the proof starts at masterchain block ${proof.mc.id.seqno} (${b64(proof.mc.rootHash)}), which is not the indexed block of that seqno`);
       }
-      if (from && from.seqno < mc.seqno) throw new ApiError(500, 'from mc block is too old');
-      if (from && from.seqno > mc.seqno) {
-        throw unavailable(`the links back from masterchain block ${from.seqno} to ${mc.seqno} (liteserver getBlockProof)`);
+      if (from.seqno < mc.seqno) throw new ApiError(500, 'from mc block is too old');
+      let back: MasterchainBackProof = { links: [] };
+      if (from.seqno > mc.seqno) {
+        if (!source.masterchainBackProof) throw unavailable(`the links back from masterchain block ${from.seqno} to ${mc.seqno} (liteserver getBlockProof)`);
+        const full = (b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): FullBlockRef => ({
+          id: { workchain: b.workchain, shard: b.shard, seqno: b.seqno },
+          rootHash: Buffer.from(b.root_hash, 'base64'),
+          fileHash: Buffer.from(b.file_hash, 'base64'),
+        });
+        try {
+          back = await source.masterchainBackProof(full(from), full(mc), deadline);
+        } catch (e) {
+          throw proofApiError(e);
+        }
       }
       return ok({
         '@type': 'blocks.shardBlockProof' as const,
-        from: blockIdExt(mc),
+        from: blockIdExt(from),
         mc_id: blockIdExt(mc),
         links: proof.links.map((l) => ({ '@type': 'blocks.shardBlockLink' as const, id: ref(l.block), proof: b64(l.proof) })),
-        mc_proof: [],
+        mc_proof: back.links.map((l) => ({
+          '@type': 'blocks.blockLinkBack' as const,
+          to_key_block: l.toKeyBlock,
+          from: ref(l.from),
+          to: ref(l.to),
+          dest_proof: b64(l.destProof),
+          proof: b64(l.proof),
+          state_proof: b64(l.stateProof),
+        })),
         '@extra': extra(),
       });
     },

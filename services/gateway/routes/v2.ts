@@ -47,7 +47,7 @@ export function v2Routes(
     /** The TVM getTokenData runs on (503 without). */
     tvm?: GatewayTvm;
     /** The source beside the gateway, when it proves blocks (getShardBlockProof, getMasterchainBlockSignatures). */
-    proofs?: Pick<BlockSource, 'shardBlockProof' | 'masterchainBlockSignatures'>;
+    proofs?: Pick<BlockSource, 'shardBlockProof' | 'masterchainBackProof' | 'masterchainBlockSignatures'>;
   },
 ): void {
   const r = zod(app);

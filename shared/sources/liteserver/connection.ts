@@ -56,7 +56,8 @@ export interface LiteserverConnection {
   getShardBlockProof(id: FullBlockId): Promise<{ masterchainId: FullBlockId; links: Array<{ id: FullBlockId; proof: Uint8Array }> }>;
   /**
    * `liteServer.getBlockProof mode:0x1001 known_block target_block`: the masterchain block proof links from `known`
-   * to `target` as served (unverified; shared/ton/block-signatures.ts checks forward links).
+   * to `target` as served (unverified; shared/ton/block-signatures.ts checks forward links, shared/ton/mc-back-proof.ts
+   * backward ones).
    */
   getBlockProof(known: FullBlockId, target: FullBlockId): Promise<BlockProofAnswer>;
   /** Closes the connection; pending queries fail. Idempotent. */
@@ -79,7 +80,16 @@ export interface BlockProofAnswer {
           signatures: { validatorSetHash: number; catchainSeqno: number; signatures: Array<{ nodeIdShort: Uint8Array; signature: Uint8Array }> };
         };
       }
-    | { backward: true }
+    | {
+        backward: {
+          toKeyBlock: boolean;
+          from: FullBlockId;
+          to: FullBlockId;
+          destProof: Uint8Array;
+          proof: Uint8Array;
+          stateProof: Uint8Array;
+        };
+      }
   >;
 }
 
@@ -283,7 +293,16 @@ export class Connection implements LiteserverConnection {
                 },
               },
             }
-          : { backward: true as const },
+          : {
+              backward: {
+                toKeyBlock: step.toKeyBlock,
+                from: fromTl(step.from),
+                to: fromTl(step.to),
+                destProof: new Uint8Array(step.destProof),
+                proof: new Uint8Array(step.proof),
+                stateProof: new Uint8Array(step.stateProof),
+              },
+            },
       ),
     };
   }

@@ -18,9 +18,10 @@
  * - masterchain block N+1 must name block N (the one already published) as its prev block, so a liteserver cannot
  *   splice in a block of another chain once the follower has a starting point.
  * - Merkle proofs the source hands on are checked against the block ids they claim: account states
- *   (`accountStatesAt`, shared/ton/account-proof.ts) and shard block proofs (`shardBlockProof`, one
- *   `liteServer.getShardBlockProof`: shared/ton/shard-block-proof.ts); an answer that fails is an integrity failure
- *   (another liteserver is asked).
+ *   (`accountStatesAt`, shared/ton/account-proof.ts), shard block proofs (`shardBlockProof`, one
+ *   `liteServer.getShardBlockProof`: shared/ton/shard-block-proof.ts) and masterchain back links
+ *   (`masterchainBackProof`, `liteServer.getBlockProof` backward links between two masterchain blocks the caller
+ *   names: shared/ton/mc-back-proof.ts); an answer that fails is an integrity failure (another liteserver is asked).
  * - the validator signatures `masterchainBlockSignatures` hands on (`liteServer.getBlockProof` forward links from a
  *   key block the caller names) are checked against the validator set that key block's config gives
  *   (shared/ton/block-signatures.ts), likewise an integrity failure when they fail.

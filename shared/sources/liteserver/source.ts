@@ -7,6 +7,7 @@ import { shardHex } from '../../ton/records/format.js';
 import { parseAddressForm } from '../../ton/address.js';
 import { BlockProofError, verifyShardBlockProof } from '../../ton/shard-block-proof.js';
 import { verifyMasterchainBlockSignatures } from '../../ton/block-signatures.js';
+import { verifyMasterchainBackProof } from '../../ton/mc-back-proof.js';
 import type { SnapshotAccount } from '../../ton/state-snapshot.js';
 import type { BlockGroup, RawBlock, RejectedBlock } from '../source.js';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
@@ -375,6 +376,28 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
           } catch (e) {
             // Signatures that do not check are a bad answer: the pool penalises that liteserver and asks another.
             if (e instanceof BlockProofError) throw new IntegrityFailure(`signatures of ${describeId(target)}: ${e.message}`);
+            throw e;
+          }
+        },
+        signal,
+      );
+    },
+    async masterchainBackProof(from, to, signal) {
+      const p = await getPool();
+      const full = (b: typeof from): FullBlockId => ({ workchain: b.id.workchain, shard: BigInt('0x' + b.id.shard), seqno: b.id.seqno, rootHash: b.rootHash, fileHash: b.fileHash });
+      const ref = (b: FullBlockId) => ({ id: { workchain: b.workchain, shard: shardHex(b.shard), seqno: b.seqno }, rootHash: b.rootHash, fileHash: b.fileHash });
+      const known = full(from);
+      const target = full(to);
+      return p.run(
+        `masterchain proof of ${describeId(target)} from ${describeId(known)}`,
+        async (c) => {
+          const r = await c.getBlockProof(known, target);
+          try {
+            const links = verifyMasterchainBackProof(known, target, r);
+            return { links: links.map((l) => ({ toKeyBlock: l.toKeyBlock, from: ref(l.from), to: ref(l.to), destProof: l.destProof, proof: l.proof, stateProof: l.stateProof })) };
+          } catch (e) {
+            // A bad proof is a bad answer: the pool penalises that liteserver and asks another.
+            if (e instanceof BlockProofError) throw new IntegrityFailure(`masterchain proof of ${describeId(target)} from ${describeId(known)}: ${e.message}`);
             throw e;
           }
         },

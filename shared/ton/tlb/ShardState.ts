@@ -6,7 +6,7 @@ import { type ShardAccount, loadShardAccount } from './ShardAccount.js';
 import type { TlbBuilder } from './builder.js';
 import { type CurrencyCollection, storeCurrencyCollection } from './CurrencyCollection.js';
 import { type ExtBlkRef, storeExtBlkRef } from './ExtBlkRef.js';
-import { type ShardIdent, storeShardIdent } from './ShardIdent.js';
+import { type ShardIdent, loadShardIdent, storeShardIdent } from './ShardIdent.js';
 import { type ShardHash } from './ShardHashes.js';
 import { storeShardHashes } from './ShardHashes.js';
 
@@ -32,6 +32,37 @@ export function loadShardStateAccounts(s: Slice): ShardStateAccounts | null {
   if (tag !== 0x9023afe2) throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', 'ShardState', `tag #${tag.toString(16).padStart(8, '0')}`);
   s.loadRef();
   return { roots: [s.loadRef()] };
+}
+
+/** The fields of a `shard_state#9023afe2` (ShardStateUnsplit) before its references, and its `custom` cell. */
+export interface ShardStateHead {
+  globalId: number;
+  shard: ShardIdent;
+  seqno: number;
+  vertSeqno: number;
+  genUtime: number;
+  genLt: bigint;
+  minRefMcSeqno: number;
+  /** The `custom:(Maybe ^McStateExtra)` cell (a masterchain state's), or null. */
+  custom: number | null;
+}
+
+export function loadShardStateHead(s: Slice): ShardStateHead {
+  const tag = s.loadUint(32);
+  if (tag !== 0x9023afe2) throw tlbError('TLB_UNKNOWN_CONSTRUCTOR', 'ShardStateUnsplit', `tag #${tag.toString(16).padStart(8, '0')}`);
+  const globalId = s.loadInt(32);
+  const shard = loadShardIdent(s);
+  const seqno = s.loadUint(32);
+  const vertSeqno = s.loadUint(32);
+  const genUtime = s.loadUint(32);
+  const genLt = s.loadUintBig(64);
+  const minRefMcSeqno = s.loadUint(32);
+  s.loadRef(); // out_msg_queue_info
+  s.skip(1); // before_split
+  s.loadRef(); // accounts
+  s.loadRef(); // ^[ overload_history underload_history total_balance total_validator_fees libraries master_ref ]
+  const custom = s.loadBit() ? s.loadRef() : null;
+  return { globalId, shard, seqno, vertSeqno, genUtime, genLt, minRefMcSeqno, custom };
 }
 
 /** `depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection = DepthBalanceInfo`. */

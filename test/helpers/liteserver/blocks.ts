@@ -285,12 +285,14 @@ export interface ScaffoldMcOptions {
   startLt: bigint;
   endLt: bigint;
   label: string;
+  /** The block's `state_update` (a MERKLE_UPDATE cell, mc-state.ts); default: `base`'s real one. */
+  stateUpdate?: Cell;
 }
 
 /**
  * A scaffold masterchain block: a new Block root, BlockInfo and McBlockExtra (non-key, the given ShardHashes, empty
- * ShardFees and signatures) over the real value flow, state update and message/account dictionaries of `base`,
- * a real masterchain block.
+ * ShardFees and signatures) over the real value flow, state update (unless `stateUpdate` replaces it) and
+ * message/account dictionaries of `base`, a real masterchain block.
  */
 export function scaffoldMcBlock(base: Buffer, o: ScaffoldMcOptions): ServedBlock {
   const root = Cell.fromBoc(base)[0]!;
@@ -329,7 +331,7 @@ export function scaffoldMcBlock(base: Buffer, o: ScaffoldMcOptions): ServedBlock
     .storeInt(s.loadInt(32), 32)
     .storeRef(info)
     .storeRef(root.refs[1]!)
-    .storeRef(root.refs[2]!)
+    .storeRef(o.stateUpdate ?? root.refs[2]!)
     .storeRef(newExtra)
     .endCell();
   return reserialize(newRoot, `scaffold:${o.label}`);

@@ -32,6 +32,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../fixtures.js';
+import { type OldMcBlock, oldMcBlockOf, scaffoldMcState, stateUpdateTo } from './mc-state.js';
+import { MAINNET_ZERO_STATE } from './server.js';
 import {
   type ExtRef,
   MC_SHARD,
@@ -101,13 +103,22 @@ function reals(): NonNullable<typeof realCache> {
   return realCache;
 }
 
-/** Builds masterchain blocks first..first+n-1 over `commits[i]`, each naming the previous one as its prev block. */
+/**
+ * Builds masterchain blocks first..first+n-1 over `commits[i]`, each naming the previous one as its prev block, and
+ * each with a state (mc-state.ts) whose `prev_blocks` lists the zero state (mainnet's), the id before the chain and
+ * every earlier block of the chain, so a liteserver can link each block back to any earlier one.
+ */
 function mcChain(first: number, commits: ShardTipSpec[][], label: string): ServedBlock[] {
   const { baseMc } = reals();
   const out: ServedBlock[] = [];
   let prev: ExtRef = { endLt: 1_000_000n, seqno: first - 1, rootHash: fakeHash(`${label} before`), fileHash: fakeHash(`${label} before file`) };
+  const listed: OldMcBlock[] = [
+    { seqno: 0, key: true, endLt: 0n, ...MAINNET_ZERO_STATE },
+    { seqno: prev.seqno, key: false, endLt: prev.endLt, rootHash: prev.rootHash, fileHash: prev.fileHash },
+  ];
   commits.forEach((shards, i) => {
     const lt = 2_000_000_000n + BigInt(first + i - 900_000_000) * 1_000_000n;
+    const state = scaffoldMcState(baseMc, { seqno: first + i, prevBlocks: listed });
     const mc = scaffoldMcBlock(baseMc, {
       seqno: first + i,
       prev,
@@ -116,8 +127,10 @@ function mcChain(first: number, commits: ShardTipSpec[][], label: string): Serve
       startLt: lt,
       endLt: lt + 5n,
       label: `${label}${i}`,
+      stateUpdate: stateUpdateTo(baseMc, state),
     });
     out.push(mc);
+    listed.push(oldMcBlockOf(mc));
     prev = extRefOf(mc);
   });
   return out;

@@ -2,7 +2,8 @@
  * A loopback liteserver for tests: a TCP server that speaks the real protocol (ADNL over TCP, see adnl.ts, and
  * lite_api.tl, see tl.ts) and serves a set of blocks (blocks.ts). It answers what a block follower asks:
  * getMasterchainInfo(Ext), getTime, getVersion, lookupBlock (by seqno, lt or utime), getBlock, getBlockHeader,
- * getAllShardsInfo, the waitMasterchainSeqno prefix, and tcp.ping. Unknown blocks get `liteServer.error` 651,
+ * getAllShardsInfo, getShardBlockProof, getBlockProof (forward links from a key block, signatures.ts; backward links to
+ * an older masterchain block, mc-state.ts), the waitMasterchainSeqno prefix, and tcp.ping. Unknown blocks get `liteServer.error` 651,
  * as a real liteserver answers for a block it has not applied. getAccountState replays recorded answers
  * ({@link LoopbackLiteserver.accountStates}: proof and state bytes per block root hash), echoing the asked block id.
  *
@@ -13,6 +14,7 @@
 import net from 'node:net';
 import { type ServerKey, acceptHandshake, createServerKey, framePacket, HANDSHAKE_BYTES, type Session, takePackets } from './adnl.js';
 import { MC_SHARD, type ServedBlock, blockKey, headerProof, mcShardsProof, prevIds, shardHashesCell, shardTops, stateRootHash } from './blocks.js';
+import { type BackLinkSpec, backLink } from './mc-state.js';
 import { type SignatureSetSpec, keyConfigProof } from './signatures.js';
 import { TL, TlReader, TlWriter, readBlockId, readBlockIdExt, tlName, writeBlockIdExt } from './tl.js';
 import { patience } from '../patience.js';
@@ -86,6 +88,11 @@ export class LoopbackLiteserver {
   readonly signatureSets = new Map<string, SignatureSetSpec>();
   /** Serve this signature set instead of the recorded one (return null to serve the recorded one). */
   tamperSignatures: ((set: SignatureSetSpec) => SignatureSetSpec | null) | null = null;
+  /**
+   * Serve this instead of the true `getBlockProof` answer of backward links (return null to serve the true one):
+   * `complete`, the chain's ends and its links as {@link backLink} builds them.
+   */
+  tamperBackProof: ((answer: BackProofSpec) => BackProofSpec | null) | null = null;
   /** Read queries but never answer them (a hung liteserver). */
   stall = false;
   handshakes = 0;
@@ -321,8 +328,9 @@ export class LoopbackLiteserver {
         return w.build();
       }
       case TL.getBlockProof: {
-        // Forward links only, as a liteserver answers from a key block to a block of its validator epoch: one
-        // blockLinkForward whose config_proof proves the key block's config and dest_proof the target's header.
+        // Back to an older block (one blockLinkBack, mc-state.ts), or forward from a key block to a block of its
+        // validator epoch: one blockLinkForward whose config_proof proves the key block's config and dest_proof the
+        // target's header.
         const mode = r.int32();
         const known = readBlockIdExt(r);
         if (!(mode & 1)) return error(PROTOVIOLATION, 'getBlockProof without a target block is not served');
@@ -332,11 +340,23 @@ export class LoopbackLiteserver {
         const to = this.visible(blockKey(target));
         if (!from || !from.rootHash.equals(known.rootHash)) return error(NOT_READY, `block ${blockKey(known)} is not in db`);
         if (!to || !to.rootHash.equals(target.rootHash)) return error(NOT_READY, `block ${blockKey(target)} is not in db`);
+        const bool = (v: boolean) => (v ? TL.boolTrue : TL.boolFalse);
+        if (from.seqno > to.seqno) {
+          // Back from a newer block: one blockLinkBack, as liteserver.cpp links straight to any block the newer
+          // block's state lists in prev_blocks.
+          const truth: BackProofSpec = { complete: true, from, to, links: [backLink(from, to)] };
+          const a = this.tamperBackProof?.(truth) ?? truth;
+          const w = writeBlockIdExt(writeBlockIdExt(new TlWriter().int32(TL.partialBlockProof).int32(bool(a.complete)), a.from), a.to).int32(a.links.length);
+          for (const l of a.links) {
+            writeBlockIdExt(writeBlockIdExt(w.int32(TL.blockLinkBack).int32(bool(l.toKeyBlock)), l.from), l.to);
+            w.bytes(l.destProof).bytes(l.proof).bytes(l.stateProof);
+          }
+          return w.build();
+        }
         if (!from.info.keyBlock || from.seqno >= to.seqno) return error(PROTOVIOLATION, 'only forward links from a key block are served');
         const recorded = this.signatureSets.get(to.rootHash.toString('hex'));
         if (!recorded) return error(NOT_READY, `no signatures of ${blockKey(target)}`);
         const set = this.tamperSignatures?.(recorded) ?? recorded;
-        const bool = (v: boolean) => (v ? TL.boolTrue : TL.boolFalse);
         const w = writeBlockIdExt(writeBlockIdExt(new TlWriter().int32(TL.partialBlockProof).int32(bool(true)), from), to).int32(1);
         writeBlockIdExt(writeBlockIdExt(w.int32(TL.blockLinkForward).int32(bool(to.info.keyBlock)), from), to);
         w.bytes(headerProof(to)).bytes(keyConfigProof(from));
@@ -414,6 +434,14 @@ export class LoopbackLiteserver {
     }
     return null;
   }
+}
+
+/** A `liteServer.partialBlockProof` of backward links, as served. */
+export interface BackProofSpec {
+  complete: boolean;
+  from: ServedBlock;
+  to: ServedBlock;
+  links: BackLinkSpec[];
 }
 
 function error(code: number, message: string): Buffer {
