@@ -20,6 +20,7 @@ import { appConfig } from './main.js';
 /** Requests here never reach the store (an address book of unparsable strings): a store that fails every call proves it. */
 const failingStore: Store = {
   database: 'none',
+  pointReadSettings: 'max_threads = 1',
   command: () => Promise.reject(new Error('no store in this test')),
   insert: () => Promise.reject(new Error('no store in this test')),
   insertEncoded: () => Promise.reject(new Error('no store in this test')),

@@ -36,7 +36,7 @@ describe('Server-Timing as Go prints a time.Duration', () => {
   it('goes over the socket as Go sends it: the micro sign as its two UTF-8 bytes, once', async () => {
     // An address book of an unparsable string answers without the store.
     const noStore = (): Promise<never> => Promise.reject(new Error('no store in this test'));
-    const store: Store = { database: 'none', command: noStore, insert: noStore, insertEncoded: noStore, columnTypes: noStore, query: noStore, queryFields: noStore, close: () => Promise.resolve() };
+    const store: Store = { database: 'none', pointReadSettings: 'max_threads = 1', command: noStore, insert: noStore, insertEncoded: noStore, columnTypes: noStore, query: noStore, queryFields: noStore, close: () => Promise.resolve() };
     const app = await buildApp({ store, logger: silentLogger(), metrics: createMetrics({ service: 'gateway', processMetrics: false }), config: { apiKeys: [], rpsWithoutKey: 0, testnet: false, responseCacheEntries: 0 } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {

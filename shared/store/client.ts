@@ -237,8 +237,9 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
     'statement');
   }
 
-  const store: Store = {
+  const store: { -readonly [K in keyof Store]: Store[K] } = {
     database,
+    pointReadSettings: POINT_READ_SETTINGS,
     async command(query: string, params?: QueryParams, copts?: { timeoutMs?: number }): Promise<void> {
       // Any statement may be DDL: the column types cached for insert encoding are looked up again.
       columnTypes.clear();
@@ -302,8 +303,32 @@ export async function createStore(config: StoreConfig, opts: CreateStoreOptions 
       throw translateStoreError(e, { operation: `create database ${database}` });
     }
   }
-  logger?.info({ mode: config.mode, database, target: describeTarget(config) }, 'store open');
+  // Whether the engine still runs the previous analyzer (Store.pointReadSettings), by its version: asking with a
+  // statement that sets it off would have ClickHouse 26.9 and later refuse it, and the client log that as an error.
+  try {
+    const [row] = await store.query<{ v: string }>('SELECT version() AS v');
+    if (row && hasLegacyAnalyzer(row.v)) store.pointReadSettings = LEGACY_ANALYZER_POINT_READ_SETTINGS;
+  } catch (e) {
+    logger?.warn({ err: e }, 'store: engine version unknown; point reads plan with the current analyzer');
+  }
+  logger?.info({ mode: config.mode, database, target: describeTarget(config), pointReadSettings: store.pointReadSettings }, 'store open');
   return store;
+}
+
+/** Store.pointReadSettings on an engine without the previous analyzer. */
+const POINT_READ_SETTINGS = 'max_threads = 1';
+/** Store.pointReadSettings where the engine still has it. */
+const LEGACY_ANALYZER_POINT_READ_SETTINGS = 'max_threads = 1, enable_analyzer = 0';
+
+/**
+ * Whether ClickHouse `version` (e.g. `26.7.2.1`) takes `enable_analyzer = 0`: the setting is named so since 24.3
+ * (`allow_experimental_analyzer` before), and 26.9 refuses to turn the analyzer off.
+ */
+export function hasLegacyAnalyzer(version: string): boolean {
+  const [major, minor] = version.split('.').map(Number);
+  if (major === undefined || minor === undefined || !Number.isInteger(major) || !Number.isInteger(minor)) return false;
+  const v = major * 100 + minor;
+  return v >= 2403 && v < 2609;
 }
 
 /**

@@ -39,6 +39,13 @@ export interface Store {
   queryFields(query: string, columns: number, params?: QueryParams, opts?: { timeoutMs?: number }): Promise<string[][]>;
   /** The database this store works in. */
   readonly database: string;
+  /**
+   * The SETTINGS of a one-table point read by primary key: one thread (it reads a granule or two), and, where the
+   * engine still has it, the previous query analyzer, whose planning of such a statement costs a quarter less CPU
+   * (bench/RESULTS.md, design measurements). ClickHouse 26.9 removed that analyzer (chdb 3.4 is 26.7): the store asks
+   * the engine when it opens.
+   */
+  readonly pointReadSettings: string;
   close(): Promise<void>;
 }
 

@@ -15,6 +15,7 @@ import { silentLogger } from '../helpers/gateway.js';
 
 const failingStore: Store = {
   database: 'none',
+  pointReadSettings: 'max_threads = 1',
   command: () => Promise.reject(new Error('no store in this test')),
   insert: () => Promise.reject(new Error('no store in this test')),
   insertEncoded: () => Promise.reject(new Error('no store in this test')),

@@ -20,6 +20,9 @@ function counting(store: Store): { store: Store; count: () => number; sql: strin
     get database() {
       return store.database;
     },
+    get pointReadSettings() {
+      return store.pointReadSettings;
+    },
     command: (...a) => store.command(...a),
     insert: (...a) => store.insert(...a),
     insertEncoded: (...a) => store.insertEncoded(...a),

@@ -167,6 +167,7 @@ describeFixtures('gateway: every statement it sends reads through a key, a proje
 
     const recording: Store = {
       database: store.database,
+      pointReadSettings: store.pointReadSettings,
       command: (sql, params) => store.command(sql, params),
       insert: (table, rows) => store.insert(table, rows),
       insertEncoded: (table, rows) => store.insertEncoded(table, rows),

@@ -338,6 +338,9 @@ function refusingStore(real: Store): Store & { failing: boolean; refused: number
     get database() {
       return real.database;
     },
+    get pointReadSettings() {
+      return real.pointReadSettings;
+    },
     command: (q: string, p?: Record<string, unknown>) => real.command(q, p),
     query: <T,>(q: string, p?: Record<string, unknown>, o?: { timeoutMs?: number }) => real.query<T>(q, p, o),
     queryFields: (q: string, columns: number, p?: Record<string, unknown>, o?: { timeoutMs?: number }) => real.queryFields(q, columns, p, o),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POINT_TABLES, STORE_TABLES, type StoreRows, toRows } from '../../services/indexer/rows.js';
 import { ConfigError, isRetryable } from '../../shared/runtime/errors.js';
-import { createStore, describeTarget, serverClientOptions } from '../../shared/store/client.js';
+import { createStore, describeTarget, hasLegacyAnalyzer, serverClientOptions } from '../../shared/store/client.js';
 import { StoreQueryError, StoreUnavailableError, translateStoreError } from '../../shared/store/errors.js';
 import { defaultMigrationsDir, loadMigrations, migrate, splitStatements } from '../../shared/store/migrate.js';
 import type { Store } from '../../shared/store/store.js';
@@ -558,6 +558,17 @@ function storeSuite(target: Target): void {
     await expect(store.queryFields('SELECT {x:String} AS x', 1, { x: 'a\tb' })).rejects.toMatchObject({ code: 'STORE_BAD_FIELDS' });
   });
 
+  it('plans point reads with the previous analyzer exactly where the engine still has it (before ClickHouse 26.9)', async () => {
+    const [{ v }] = (await store.query<{ v: string }>('SELECT version() AS v')) as [{ v: string }];
+    const [major, minor] = v.split('.').map(Number) as [number, number];
+    // chdb 3.4 is ClickHouse 26.7; the CI server 26.9, which has only the current analyzer.
+    expect(store.pointReadSettings.includes('enable_analyzer = 0')).toBe(major === 26 && minor < 9);
+    expect(store.pointReadSettings).toContain('max_threads = 1');
+    // The engine takes them on a point read of a real table.
+    const none = await store.query(`SELECT account FROM latest_account_states WHERE account IN {a:Array(String)} SETTINGS ${store.pointReadSettings}`, { a: ['0:00'] });
+    expect(none).toEqual([]);
+  });
+
   it('reads a large output (parsed in slices) whole: every row of JSON and of raw fields, multi-byte text intact', async () => {
     const n = 20_000;
     const text = 'é€😀 "q" \\';
@@ -813,6 +824,15 @@ describe('store config and error translation (no server needed)', () => {
       expect({ code: t.code, retryable: isRetryable(t), cause: t.cause }).toEqual({ code, retryable, cause: e });
       expect(t).toBeInstanceOf(retryable ? StoreUnavailableError : StoreQueryError);
     }
+  });
+
+  it('knows which ClickHouse versions take enable_analyzer = 0', () => {
+    expect(hasLegacyAnalyzer('26.7.2.1')).toBe(true);
+    expect(hasLegacyAnalyzer('24.3.1.1')).toBe(true);
+    expect(hasLegacyAnalyzer('24.2.9.1')).toBe(false);
+    expect(hasLegacyAnalyzer('26.9.2.1')).toBe(false);
+    expect(hasLegacyAnalyzer('27.1.1.1')).toBe(false);
+    expect(hasLegacyAnalyzer('not a version')).toBe(false);
   });
 
   it('splits migration files into statements without being fooled by comments', () => {

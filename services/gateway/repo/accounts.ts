@@ -1,5 +1,5 @@
 import { addressBookInterfaces as interfacesOf, parseWalletData, walletKind } from '../../../shared/ton/interfaces/wallets.js';
-import { LATEST_STATE_READ_SETTINGS, type Db, type DbCore, type Req, query } from './db.js';
+import { type Db, type DbCore, type Req, query } from './db.js';
 import type { LatestAccountStateRow } from '../../../shared/store/tables/latest-account-states.js';
 import type { AccountStatus } from './records.js';
 import { withFullStates } from './full-states.js';
@@ -28,7 +28,7 @@ export async function readLatestStates(db: DbCore, req: Req, accounts: readonly 
   // Every row of the accounts, the newest kept here: the row FINAL would keep (ReplacingMergeTree(last_trans_lt)),
   // without the sort or the merge across parts in the engine, which cost a point read more than the rows they drop
   // (bench/RESULTS.md, bench tvm). Unmerged parts hold at most a few older rows of an account.
-  const rows = await query<LatestAccountStateRow>(db, req, `SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} SETTINGS ${LATEST_STATE_READ_SETTINGS}`, {
+  const rows = await query<LatestAccountStateRow>(db, req, `SELECT * FROM latest_account_states WHERE account IN {accounts:Array(String)} SETTINGS ${db.store.pointReadSettings}`, {
     accounts,
   });
   const newest = new Map<string, LatestAccountStateRow>();

@@ -1,7 +1,7 @@
 import { addressBookFriendly } from '../../../shared/ton/address.js';
 import { addressBookInterfaces as interfacesOf } from '../../../shared/ton/interfaces/wallets.js';
 import { yieldToLoop } from '../json-page.js';
-import { LATEST_STATE_READ_SETTINGS, type Db, type DbCore, type Req, query } from './db.js';
+import { type Db, type DbCore, type Req, query } from './db.js';
 
 /** One address book entry (api-v3.md §0.5). `domain` stays null until DNS indexing exists. */
 export interface AddressBookRow {
@@ -84,7 +84,7 @@ export async function readCodeHashes(db: DbCore, req: Req, accounts: readonly st
   const rows = await query<{ account: string; code_hash: string | null }>(
     db,
     req,
-    `SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {accounts:Array(String)} SETTINGS ${LATEST_STATE_READ_SETTINGS}`,
+    `SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {accounts:Array(String)} SETTINGS ${db.store.pointReadSettings}`,
     { accounts },
   );
   return new Map(rows.map((r) => [r.account, r.code_hash]));

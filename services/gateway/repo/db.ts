@@ -133,13 +133,6 @@ export function createCaches(opts: CacheOptions): Caches {
 }
 
 /**
- * Settings of the point reads of `latest_account_states` by account: one thread (a point read has a granule or two to
- * read), and the previous query analyzer (`enable_analyzer = 0`), whose planning of these one-table statements costs
- * a quarter less CPU per getAddressInformation than the current analyzer's (bench/RESULTS.md, design measurements).
- */
-export const LATEST_STATE_READ_SETTINGS = 'max_threads = 1, enable_analyzer = 0';
-
-/**
  * A fingerprint of the database's active parts: it changes with every insert, merge and mutation, i.e. whenever
  * what a read returns may have changed (response-cache.ts). Part names are unique per table, so their hashes'
  * XOR tells one set of parts from another.
