@@ -4,7 +4,8 @@ import { Boc } from './boc/reader.js';
 import type { ServedBlock } from '../../test/helpers/liteserver/blocks.js';
 import { headerProof } from '../../test/helpers/liteserver/blocks.js';
 import { keyConfigProof, scaffoldKeyBlock, signatureSet, signedMcBlock, subsetOf, testValidators } from '../../test/helpers/liteserver/signatures.js';
-import { type ForwardLink, type PartialBlockProof, keyBlockConfig, masterchainValidators, validatorSetHashShort, verifyMasterchainBlockSignatures } from './block-signatures.js';
+import type { PartialBlockProof } from './shard-block-proof.js';
+import { type ForwardLink, keyBlockConfig, masterchainValidators, validatorSetHashShort, verifyMasterchainBlockSignatures } from './block-signatures.js';
 import { BlockProofError } from './shard-block-proof.js';
 
 /*
@@ -59,8 +60,8 @@ describeFixtures('verifyMasterchainBlockSignatures', () => {
     signatures: set,
     ...over,
   });
-  const proof = (steps: PartialBlockProof['steps'], over: Partial<PartialBlockProof> = {}): PartialBlockProof => ({ complete: true, from: id(chain.key), to: id(block), steps, ...over });
-  const refused = (p: PartialBlockProof, pattern: RegExp) => {
+  const proof = (steps: PartialBlockProof<ForwardLink>['steps'], over: Partial<PartialBlockProof<ForwardLink>> = {}): PartialBlockProof<ForwardLink> => ({ complete: true, from: id(chain.key), to: id(block), steps, ...over });
+  const refused = (p: PartialBlockProof<ForwardLink>, pattern: RegExp) => {
     let err: unknown;
     try {
       verifyMasterchainBlockSignatures(id(chain.key), id(block), p);

@@ -6,7 +6,7 @@ import { skipCurrencyCollection } from './tlb/CurrencyCollection.js';
 import { type CatchainConfig, loadCatchainConfig } from './tlb/CatchainConfig.js';
 import { PRUNED, keyFromInt, lookupHashmapProven } from './tlb/Hashmap.js';
 import { type ValidatorDescr, type ValidatorSet, loadValidatorSet } from './tlb/ValidatorSet.js';
-import { BlockProofError, type ProofBlockIdExt, describe, equal, hex, mcBlockExtraOf, sameId, virtualRoot } from './shard-block-proof.js';
+import { BlockProofError, MC_SHARD, type PartialBlockProof, type ProofBlockIdExt, describe, equal, hex, mcBlockExtraOf, sameId, virtualRoot } from './shard-block-proof.js';
 
 /**
  * Checks the validator signatures of a masterchain block as tonlib does before it answers
@@ -41,14 +41,6 @@ export interface ForwardLink {
   signatures: { validatorSetHash: number; catchainSeqno: number; signatures: BlockSignature[] };
 }
 
-export interface PartialBlockProof {
-  complete: boolean;
-  from: ProofBlockIdExt;
-  to: ProofBlockIdExt;
-  steps: ReadonlyArray<{ forward: ForwardLink } | { backward: unknown }>;
-}
-
-const MC_SHARD = 1n << 63n;
 const TON_BLOCK_ID = 0xc50b6e70;
 const PUB_ED25519 = 0x4813b4c6;
 /** `test0.validatorSet` (block.cpp `compute_validator_set_hash`): the TL the short hash is a crc32c of. */
@@ -58,7 +50,7 @@ const TEST0_VALIDATOR_SET = -1877581587;
  * Checks `proof` from key block `known` to masterchain block `target` and returns the last link's signatures (the
  * target's). Throws {@link BlockProofError}.
  */
-export function verifyMasterchainBlockSignatures(known: ProofBlockIdExt, target: ProofBlockIdExt, proof: PartialBlockProof): BlockSignature[] {
+export function verifyMasterchainBlockSignatures(known: ProofBlockIdExt, target: ProofBlockIdExt, proof: PartialBlockProof<ForwardLink>): BlockSignature[] {
   if (!sameId(proof.from, known)) throw new BlockProofError(`the proof starts at ${describe(proof.from)} (${hex(proof.from.rootHash)}), not at ${describe(known)}`);
   if (!sameId(proof.to, target)) throw new BlockProofError(`the proof ends at ${describe(proof.to)} (${hex(proof.to.rootHash)}), not at ${describe(target)}`);
   if (!proof.complete) throw new BlockProofError('the proof is incomplete');

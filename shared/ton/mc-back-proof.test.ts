@@ -7,7 +7,8 @@ import { type OldMcBlock, backLink, oldMcBlockOf, prevBlocksProof, scaffoldMcSta
 import { MAINNET_ZERO_STATE } from '../../test/helpers/liteserver/server.js';
 import { Boc } from './boc/reader.js';
 import { Slice } from './boc/slice.js';
-import { type BackLink, type BackProofChain, verifyBackLink, verifyMasterchainBackProof } from './mc-back-proof.js';
+import { type BackLink, verifyBackLink, verifyMasterchainBackProof } from './mc-back-proof.js';
+import type { PartialBlockProof } from './shard-block-proof.js';
 import { BlockProofError, type ProofBlockIdExt } from './shard-block-proof.js';
 import { PRUNED } from './tlb/Hashmap.js';
 import { loadMcStateExtraHead } from './tlb/McStateExtra.js';
@@ -135,7 +136,7 @@ describeFixtures('backward links over the scaffold chain', () => {
     const l = backLink(from, to);
     return { toKeyBlock: l.toKeyBlock, from: id(l.from), to: id(l.to), destProof: l.destProof, proof: l.proof, stateProof: l.stateProof };
   };
-  const proof = (from: ServedBlock, to: ServedBlock, links: BackLink[], complete = true): BackProofChain => ({ complete, from: id(from), to: id(to), steps: links.map((backward) => ({ backward })) });
+  const proof = (from: ServedBlock, to: ServedBlock, links: BackLink[], complete = true): PartialBlockProof<unknown, BackLink> => ({ complete, from: id(from), to: id(to), steps: links.map((backward) => ({ backward })) });
   const zero: OldMcBlock = { seqno: 0, key: true, endLt: 0n, ...MAINNET_ZERO_STATE };
   /** A masterchain block after S6 whose state lists exactly `listed`. */
   const forgedFrom = (listed: OldMcBlock[]): ServedBlock =>

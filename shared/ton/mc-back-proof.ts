@@ -7,7 +7,7 @@ import { lookupOldMcBlock } from './tlb/OldMcBlocksInfo.js';
 import { PRUNED } from './tlb/Hashmap.js';
 import { loadShardStateHead } from './tlb/ShardState.js';
 import { shardId } from './tlb/ShardIdent.js';
-import { BlockProofError, type ProofBlockIdExt, describe, equal, hex, sameId, virtualRoot } from './shard-block-proof.js';
+import { BlockProofError, MC_SHARD, type PartialBlockProof, type ProofBlockIdExt, describe, equal, hex, sameId, virtualRoot } from './shard-block-proof.js';
 
 /**
  * Checks backward links of a liteserver's `liteServer.partialBlockProof complete:Bool from to
@@ -37,21 +37,12 @@ export interface BackLink {
   stateProof: Uint8Array;
 }
 
-/** `liteServer.partialBlockProof` of backward links (a forward link in it is refused). */
-export interface BackProofChain {
-  complete: boolean;
-  from: ProofBlockIdExt;
-  to: ProofBlockIdExt;
-  steps: ReadonlyArray<{ backward: BackLink } | { forward: unknown }>;
-}
-
-const MC_SHARD = 1n << 63n;
 const MERKLE_UPDATE = 4;
 /** `!merkle_update#04 {X:Type} old_hash:bits256 new_hash:bits256 old_depth:uint16 new_depth:uint16`: 8 + 2·256 + 2·16 bits. */
 const MERKLE_UPDATE_BITS = 552;
 
 /** Checks that `proof` proves masterchain block `to` from the later masterchain block `from`; returns its links. Throws {@link BlockProofError}. */
-export function verifyMasterchainBackProof(from: ProofBlockIdExt, to: ProofBlockIdExt, proof: BackProofChain): BackLink[] {
+export function verifyMasterchainBackProof(from: ProofBlockIdExt, to: ProofBlockIdExt, proof: PartialBlockProof<unknown, BackLink>): BackLink[] {
   if (!sameId(proof.from, from)) throw new BlockProofError(`the proof starts at ${describe(proof.from)} (${hex(proof.from.rootHash)}), not at ${describe(from)}`);
   if (!sameId(proof.to, to)) throw new BlockProofError(`the proof ends at ${describe(proof.to)} (${hex(proof.to.rootHash)}), not at ${describe(to)}`);
   if (!proof.complete) throw new BlockProofError('the proof is incomplete');

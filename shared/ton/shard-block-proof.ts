@@ -43,7 +43,20 @@ export interface ProofBlockIdExt {
 export const MAX_SHARD_PROOF_LINKS = 8;
 
 const MERKLE_PROOF = 3;
-const MC_SHARD = 1n << 63n;
+/** The masterchain's one shard, `shard:int64` 0x8000000000000000 (ShardIdent with shard_pfx_bits 0). */
+export const MC_SHARD = 1n << 63n;
+
+/**
+ * `liteServer.partialBlockProof complete:Bool from:tonNode.blockIdExt to:tonNode.blockIdExt
+ * steps:(vector liteServer.BlockLink)` (lite_api.tl), each step a `blockLinkForward` or a `blockLinkBack` in the form
+ * its checker reads (block-signatures.ts forward, mc-back-proof.ts backward).
+ */
+export interface PartialBlockProof<Forward = unknown, Backward = unknown> {
+  complete: boolean;
+  from: ProofBlockIdExt;
+  to: ProofBlockIdExt;
+  steps: ReadonlyArray<{ forward: Forward } | { backward: Backward }>;
+}
 
 /** Checks `links` from masterchain block `mc` down to `target`. Throws {@link BlockProofError}. */
 export function verifyShardBlockProof(mc: ProofBlockIdExt, links: ReadonlyArray<{ id: ProofBlockIdExt; proof: Uint8Array }>, target: ProofBlockIdExt): void {

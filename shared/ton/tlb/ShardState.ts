@@ -34,8 +34,8 @@ export function loadShardStateAccounts(s: Slice): ShardStateAccounts | null {
   return { roots: [s.loadRef()] };
 }
 
-/** The fields of a `shard_state#9023afe2` (ShardStateUnsplit) before its references, and its `custom` cell. */
-export interface ShardStateHead {
+/** The fields of a `shard_state#9023afe2` (ShardStateUnsplit) before its first reference. */
+export interface ShardStateInfo {
   globalId: number;
   shard: ShardIdent;
   seqno: number;
@@ -43,6 +43,10 @@ export interface ShardStateHead {
   genUtime: number;
   genLt: bigint;
   minRefMcSeqno: number;
+}
+
+/** {@link ShardStateInfo} of a read state, and its `custom` cell. */
+export interface ShardStateHead extends ShardStateInfo {
   /** The `custom:(Maybe ^McStateExtra)` cell (a masterchain state's), or null. */
   custom: number | null;
 }
@@ -96,14 +100,7 @@ export function storeDepthBalanceInfo<C>(d: DepthBalanceInfo, b: TlbBuilder<C>):
  * A `shard_state#9023afe2` (ShardStateUnsplit) to write. The out-message queue info, the accounts dictionary and
  * the masterchain extra are finished cells; libraries are always empty here.
  */
-export interface ShardStateInput<C> {
-  globalId: number;
-  shard: ShardIdent;
-  seqno: number;
-  vertSeqno: number;
-  genUtime: number;
-  genLt: bigint;
-  minRefMcSeqno: number;
+export interface ShardStateInput<C> extends ShardStateInfo {
   outMsgQueueInfo: C;
   beforeSplit: boolean;
   /** A cell holding `ShardAccounts` (HashmapAugE 256 ShardAccount DepthBalanceInfo). */
