@@ -658,14 +658,16 @@ export function v2ReadOperations(
       if (!source?.shardBlockProof) throw unavailable('block proofs (liteserver getShardBlockProof)');
       const b64 = (x: Uint8Array) => Buffer.from(x).toString('base64');
       const ref = (r: FullBlockRef) => blockIdExt({ ...r.id, root_hash: b64(r.rootHash), file_hash: b64(r.fileHash) });
+      const full = (b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): FullBlockRef => ({
+        id: { workchain: b.workchain, shard: b.shard, seqno: b.seqno },
+        rootHash: Buffer.from(b.root_hash, 'base64'),
+        fileHash: Buffer.from(b.file_hash, 'base64'),
+      });
       // One deadline for both liteserver questions, as for one tonlib request.
       const deadline = AbortSignal.timeout(req.tf.timeoutMs);
       let proof: ShardBlockProof;
       try {
-        proof = await source.shardBlockProof(
-          { id: { workchain: block.workchain, shard: block.shard, seqno: block.seqno }, rootHash: Buffer.from(block.root_hash, 'base64'), fileHash: Buffer.from(block.file_hash, 'base64') },
-          deadline,
-        );
+        proof = await source.shardBlockProof(full(block), deadline);
       } catch (e) {
         throw proofApiError(e);
       }
@@ -679,11 +681,6 @@ export function v2ReadOperations(
       let back: MasterchainBackProof = { links: [] };
       if (from.seqno > mc.seqno) {
         if (!source.masterchainBackProof) throw unavailable(`the links back from masterchain block ${from.seqno} to ${mc.seqno} (liteserver getBlockProof)`);
-        const full = (b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): FullBlockRef => ({
-          id: { workchain: b.workchain, shard: b.shard, seqno: b.seqno },
-          rootHash: Buffer.from(b.root_hash, 'base64'),
-          fileHash: Buffer.from(b.file_hash, 'base64'),
-        });
         try {
           back = await source.masterchainBackProof(full(from), full(mc), deadline);
         } catch (e) {

@@ -9,7 +9,7 @@ import { BlockProofError, verifyShardBlockProof } from '../../ton/shard-block-pr
 import { verifyMasterchainBlockSignatures } from '../../ton/block-signatures.js';
 import { verifyMasterchainBackProof } from '../../ton/mc-back-proof.js';
 import type { SnapshotAccount } from '../../ton/state-snapshot.js';
-import type { BlockGroup, RawBlock, RejectedBlock } from '../source.js';
+import type { BlockGroup, FullBlockRef, RawBlock, RejectedBlock } from '../source.js';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { MasterchainInfo } from './connection.js';
 import { bundledGlobalConfig, parseGlobalConfig } from './global-config.js';
@@ -31,6 +31,29 @@ const SILENT: SourceLogger = { debug() {}, info() {}, warn() {} };
  * const source = createLiteserverSource({ network: 'mainnet', fromSeqno: null, logger: logger.child({ module: 'liteserver' }) });
  * for await (const group of source.groups(await checkpoints.load(), shutdown.signal)) publish(group);
  */
+/** A block as the source interface names it, as a liteserver's `tonNode.blockIdExt`. */
+function fullBlockId(b: FullBlockRef): FullBlockId {
+  return { workchain: b.id.workchain, shard: BigInt('0x' + b.id.shard), seqno: b.id.seqno, rootHash: b.rootHash, fileHash: b.fileHash };
+}
+
+/** A liteserver's `tonNode.blockIdExt` as the source interface names a block. */
+function blockRef(b: FullBlockId): FullBlockRef {
+  return { id: { workchain: b.workchain, shard: shardHex(b.shard), seqno: b.seqno }, rootHash: b.rootHash, fileHash: b.fileHash };
+}
+
+/**
+ * Runs a check of a liteserver's answer: a proof that does not check is a bad answer, which the pool penalises
+ * (that liteserver) before asking another.
+ */
+function checked<T>(what: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e instanceof BlockProofError) throw new IntegrityFailure(`${what}: ${e.message}`);
+    throw e;
+  }
+}
+
 export function createLiteserverSource(options: LiteserverSourceOptions): LiteserverSource {
   const logger = options.logger ?? SILENT;
   const globalId = GLOBAL_ID[options.network];
@@ -344,62 +367,43 @@ export function createLiteserverSource(options: LiteserverSourceOptions): Litese
     },
     async shardBlockProof(block, signal) {
       const p = await getPool();
-      const id: FullBlockId = { workchain: block.id.workchain, shard: BigInt('0x' + block.id.shard), seqno: block.id.seqno, rootHash: block.rootHash, fileHash: block.fileHash };
-      const ref = (b: FullBlockId) => ({ id: { workchain: b.workchain, shard: shardHex(b.shard), seqno: b.seqno }, rootHash: b.rootHash, fileHash: b.fileHash });
+      const id = fullBlockId(block);
+      const what = `shard block proof of ${describeId(id)}`;
       return p.run(
-        `shard block proof of ${describeId(id)}`,
+        what,
         async (c) => {
           const r = await c.getShardBlockProof(id);
-          try {
-            verifyShardBlockProof(r.masterchainId, r.links, id);
-          } catch (e) {
-            // A bad proof is a bad answer: the pool penalises that liteserver and asks another.
-            if (e instanceof BlockProofError) throw new IntegrityFailure(`shard block proof of ${describeId(id)}: ${e.message}`);
-            throw e;
-          }
-          return { mc: ref(r.masterchainId), links: r.links.map((l) => ({ block: ref(l.id), proof: l.proof })) };
+          checked(what, () => verifyShardBlockProof(r.masterchainId, r.links, id));
+          return { mc: blockRef(r.masterchainId), links: r.links.map((l) => ({ block: blockRef(l.id), proof: l.proof })) };
         },
         signal,
       );
     },
     async masterchainBlockSignatures(keyBlock, block, signal) {
       const p = await getPool();
-      const full = (b: typeof block): FullBlockId => ({ workchain: b.id.workchain, shard: BigInt('0x' + b.id.shard), seqno: b.id.seqno, rootHash: b.rootHash, fileHash: b.fileHash });
-      const known = full(keyBlock);
-      const target = full(block);
+      const known = fullBlockId(keyBlock);
+      const target = fullBlockId(block);
+      const what = `signatures of ${describeId(target)}`;
       return p.run(
-        `signatures of ${describeId(target)}`,
+        what,
         async (c) => {
           const r = await c.getBlockProof(known, target);
-          try {
-            return { signatures: verifyMasterchainBlockSignatures(known, target, r) };
-          } catch (e) {
-            // Signatures that do not check are a bad answer: the pool penalises that liteserver and asks another.
-            if (e instanceof BlockProofError) throw new IntegrityFailure(`signatures of ${describeId(target)}: ${e.message}`);
-            throw e;
-          }
+          return { signatures: checked(what, () => verifyMasterchainBlockSignatures(known, target, r)) };
         },
         signal,
       );
     },
     async masterchainBackProof(from, to, signal) {
       const p = await getPool();
-      const full = (b: typeof from): FullBlockId => ({ workchain: b.id.workchain, shard: BigInt('0x' + b.id.shard), seqno: b.id.seqno, rootHash: b.rootHash, fileHash: b.fileHash });
-      const ref = (b: FullBlockId) => ({ id: { workchain: b.workchain, shard: shardHex(b.shard), seqno: b.seqno }, rootHash: b.rootHash, fileHash: b.fileHash });
-      const known = full(from);
-      const target = full(to);
+      const known = fullBlockId(from);
+      const target = fullBlockId(to);
+      const what = `masterchain proof of ${describeId(target)} from ${describeId(known)}`;
       return p.run(
-        `masterchain proof of ${describeId(target)} from ${describeId(known)}`,
+        what,
         async (c) => {
           const r = await c.getBlockProof(known, target);
-          try {
-            const links = verifyMasterchainBackProof(known, target, r);
-            return { links: links.map((l) => ({ toKeyBlock: l.toKeyBlock, from: ref(l.from), to: ref(l.to), destProof: l.destProof, proof: l.proof, stateProof: l.stateProof })) };
-          } catch (e) {
-            // A bad proof is a bad answer: the pool penalises that liteserver and asks another.
-            if (e instanceof BlockProofError) throw new IntegrityFailure(`masterchain proof of ${describeId(target)} from ${describeId(known)}: ${e.message}`);
-            throw e;
-          }
+          const links = checked(what, () => verifyMasterchainBackProof(known, target, r));
+          return { links: links.map((l) => ({ ...l, from: blockRef(l.from), to: blockRef(l.to) })) };
         },
         signal,
       );
