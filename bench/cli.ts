@@ -51,7 +51,7 @@ function blockDir(args: string[], repoRoot: string): string {
 }
 
 const BENCH_USAGE =
-  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR] [--only traces|embedded]' +
+  'usage: tonflow bench decode [--json] [--seconds N] [--dir DIR] [--results FILE]\n       tonflow bench ingest [--json] [--transactions N] [--trace-transactions N] [--rounds N] [--kafka host:port[,host:port...]] [--dir DIR] [--only traces|embedded] [--devnet-dir DIR]' +
   '\n       tonflow bench api [--json] [--transactions N] [--rate R] [--seconds S] [--connections C] [--dir DIR]' +
   '\n       tonflow bench devnet [--json] [--seconds N] [--tps R]' +
   '\n       tonflow bench traces [--json] [--seconds N]' +
@@ -103,7 +103,8 @@ export async function runBench(args: string[], repoRoot: string, env: NodeJS.Pro
 
 /** `bench ingest`: the whole pipeline on a corpus of distinct transactions, embedded and (given a broker) via Kafka. */
 async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.ProcessEnv): Promise<number> {
-  onlyOptions(opts, ['--json', '--transactions', '--trace-transactions', '--rounds', '--kafka', '--dir', '--only']);
+  onlyOptions(opts, ['--json', '--transactions', '--trace-transactions', '--rounds', '--kafka', '--dir', '--only', '--devnet-dir']);
+  const devnetDir = flag(opts, '--devnet-dir');
   const json = opts.includes('--json');
   const only = flag(opts, '--only');
   if (only !== undefined && only !== 'traces' && only !== 'embedded') {
@@ -124,6 +125,7 @@ async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.Process
     if (opts.includes('--transactions') || opts.includes('--kafka')) throw new BenchUsageError('--only traces runs the devnet rows alone: --transactions and --kafka do not apply');
     const r = await runIngestTracesBench({
       traceTransactions,
+      ...(devnetDir !== undefined ? { devnetDir: path.resolve(devnetDir) } : {}),
       rounds,
       fixturesDir: dir,
       resultsFile: path.join(repoRoot, 'bench', 'RESULTS.md'),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { IncomingMessage, OutgoingMessage, Producer } from '../shared/bus/bus.js';
@@ -60,6 +60,12 @@ export interface IngestBenchOptions {
    * round is reported: this VM's speed moves by a third within minutes, so one run measures the host's moment.
    */
   rounds?: number;
+  /**
+   * Where the devnet export is kept (`--devnet-dir`): built there once, and reused by later runs asking for the same
+   * number of transactions (the export is a function of that number and its fixed seed). Default: a fresh export in
+   * the run's scratch folder.
+   */
+  devnetDir?: string;
 }
 
 export interface TableSize {
@@ -94,6 +100,21 @@ export interface IngestRunResult {
   rounds_tx_per_s?: number[];
   /** With the trace and action stages: what they handled and stored. */
   stages?: StagesResult;
+  /** What ClickHouse counted over the clock (system.events). */
+  engine: EngineCounters;
+}
+
+/** ClickHouse's counters over a run's clock (system.events), the ones that tell what its statements cost it. */
+export interface EngineCounters {
+  inserts: number;
+  selects: number;
+  /** Parts the inserts made (tables, materialized views' tables; projections are inside them). */
+  parts_inserted: number;
+  /** Parts merges read. */
+  parts_merged: number;
+  /** CPU of the engine's threads: user and system (kernel) seconds. */
+  user_s: number;
+  system_s: number;
 }
 
 export interface StagesResult {
@@ -176,9 +197,9 @@ const STAGE_TABLES = ['traces', 'trace_transactions', 'trace_edges', 'actions'] 
  * directory (chdb binds one per process: every run uses it, each in a database and topics of its own, named after
  * `stamp` and the round).
  */
-async function devnetRounds(work: string, opts: Pick<IngestBenchOptions, 'traceTransactions' | 'rounds'>, say: (line: string) => void) {
-  const devnetDir = path.join(work, 'devnet');
-  const devnetCorpus = await buildDevnetCorpus(devnetDir, opts.traceTransactions, say);
+async function devnetRounds(work: string, opts: Pick<IngestBenchOptions, 'traceTransactions' | 'rounds' | 'devnetDir'>, say: (line: string) => void) {
+  const devnetDir = opts.devnetDir ?? path.join(work, 'devnet');
+  const devnetCorpus = await keptDevnetCorpus(devnetDir, opts.traceTransactions, say);
   const dataDir = path.join(work, 'data');
   /** One embedded run on the devnet export: the decode stage alone (`devnet`), or with the trace and action stages. */
   const devnetRun = (row: 'devnet' | 'traces', tag: string, stages?: Parameters<typeof runPipeline>[4]) =>
@@ -308,6 +329,25 @@ function medianRun(runs: IngestRunResult[]): IngestRunResult {
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
   if (runs.length === 1) return median;
   return { ...median, stored_final: Math.min(...runs.map((r) => r.stored_final)), rounds_tx_per_s: runs.map((r) => r.tx_per_s) };
+}
+
+/** {@link buildDevnetCorpus}, or the export a run before built in `devnetDir` for as many transactions (its marker file). */
+async function keptDevnetCorpus(devnetDir: string, transactions: number, say: (line: string) => void): Promise<IngestBenchResult['devnet_corpus']> {
+  // Beside the folder, not in it: the files source reads every file of the folder as a block.
+  const marker = `${devnetDir}.bench-export.json`;
+  if (existsSync(marker)) {
+    const kept = JSON.parse(readFileSync(marker, 'utf8')) as { asked: number; corpus: IngestBenchResult['devnet_corpus'] };
+    if (kept.asked === transactions) {
+      say(`devnet corpus: ${kept.corpus.transactions} transactions in ${kept.corpus.blocks} blocks, kept in ${devnetDir}`);
+      return kept.corpus;
+    }
+  }
+  rmSync(devnetDir, { recursive: true, force: true });
+  rmSync(marker, { force: true });
+  const corpus = await buildDevnetCorpus(devnetDir, transactions, say);
+  // Written last: an export cut short leaves no marker, and is built again.
+  writeFileSync(marker, JSON.stringify({ asked: transactions, corpus }));
+  return corpus;
 }
 
 /** The devnet export the trace and action stages run on. A fixed seed and genesis time: every run replays the same chain. */
@@ -480,6 +520,8 @@ Target: embedded with the trace and action stages ≥ ${TRACES_TARGET} tx/s (iss
 
 What the trace and action stages stored (the median round): ${st ? `${st.traces} traces (${st.traces_complete} complete, ${st.traces_pending} pending at the end of the export), ${st.traced_transactions} transactions with a trace, ${st.actions} actions; ${st.mc_blocks} masterchain-block messages traced, ${st.traces_published} completed traces published and classified, ${st.dead_lettered} dead-lettered; the decode stage had stored the last transaction at ${st.decode_seconds} s of the ${t.seconds} s.` : 'not measured.'}
 
+ClickHouse over each clock (the median rounds; \`system.events\` of the in-process engine): ${engineLine(dd.engine)} with the decode stage alone; ${engineLine(t.engine)} with the trace and action stages.
+
 The action stage alone, after the last round on its store (every published trace through the stage runner and the action stage's mapping and writer, ${a.batch} traces per batch as the in-process bus hands them over, the actions written again; nothing else running): ${a.traces} traces of ${a.transactions} transactions in ${a.seconds} s = **${a.traces_per_s} traces/s, ${a.tx_per_s} tx/s** (${Math.round(a.tx_per_s * scale)} tx/s scaled), ${a.cpu_us_per_tx} CPU µs per transaction, ${a.statements_per_batch} store statements per batch (reads and inserts).`;
 }
 
@@ -575,6 +617,9 @@ async function runPipeline(
         cpu = process.cpuUsage(cpuAtFirstPublish);
         allDone();
       };
+      // The engine's own counters over the clock (system.events: the whole process's engine, which runs this round alone).
+      const events0 = await engineEvents(store);
+      const events1 = done.then(() => engineEvents(store)).catch(() => events0);
       const loops = await startPipeline({
         config,
         roles: { follower: true, decode: true, traces: stages.traces, actions: stages.traces },
@@ -653,10 +698,12 @@ async function runPipeline(
       await closeAll();
       await Promise.all(stageLoops);
 
+      const engine = engineCounters(events0, await events1);
       const seconds = (lastAck - firstPublish) / 1000;
       const txPerS = Math.round(expected / seconds);
       const cpuPerTx = cpu ? (cpu.user + cpu.system) / expected : 0;
       say(`${label}: ${expected} transactions in ${seconds.toFixed(2)} s = ${txPerS} tx/s (${cpuPerTx.toFixed(0)} µs CPU/tx, load ${loadBefore.toFixed(1)})`);
+      say(`  ClickHouse: ${engine.inserts} inserts making ${engine.parts_inserted} parts, ${engine.selects} selects, ${engine.parts_merged} parts merged, ${engine.user_s} s user + ${engine.system_s} s system CPU`);
       const [final] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL');
       const stagesResult = stages.traces
         ? await stagesOf(store, { mc_blocks: sent.get(topics.mcBlocks) ?? 0, traces_published: sent.get(topics.traces) ?? 0, dead_lettered: deadLettered, decode_seconds: round((decodedAt - firstPublish) / 1000, 2) })
@@ -686,6 +733,7 @@ async function runPipeline(
         tables,
         peak_rss_mb: Math.round(peakRss / 2 ** 20),
         load_before: round(loadBefore, 1),
+        engine,
         ...(stagesResult ? { stages: stagesResult } : {}),
       };
     } finally {
@@ -698,6 +746,26 @@ async function runPipeline(
     await store.command(`DROP DATABASE IF EXISTS \`${store.database}\``).catch(() => {});
     await store.close();
   }
+}
+
+function engineLine(e: EngineCounters): string {
+  return `${e.inserts} inserts making ${e.parts_inserted} parts, ${e.selects} selects, ${e.parts_merged} parts merged, ${e.user_s} s user and ${e.system_s} s system CPU`;
+}
+
+async function engineEvents(store: Store): Promise<Map<string, number>> {
+  return new Map((await store.query<{ event: string; value: string }>('SELECT event, toString(value) AS value FROM system.events')).map((r) => [r.event, Number(r.value)]));
+}
+
+function engineCounters(before: Map<string, number>, after: Map<string, number>): EngineCounters {
+  const d = (event: string): number => (after.get(event) ?? 0) - (before.get(event) ?? 0);
+  return {
+    inserts: d('InsertQuery'),
+    selects: d('SelectQuery'),
+    parts_inserted: d('InsertedCompactParts') + d('InsertedWideParts'),
+    parts_merged: d('MergeSourceParts'),
+    user_s: round(d('UserTimeMicroseconds') / 1e6, 1),
+    system_s: round(d('SystemTimeMicroseconds') / 1e6, 1),
+  };
 }
 
 /** What the trace and action stages stored, read back (FINAL) after the run. */

@@ -14,7 +14,7 @@ import { runStateFill } from '../follower/fill-states.js';
 import { runDecodeStage } from '../indexer/decode.js';
 import { createStoreWriter, tableSchema } from '../indexer/sink.js';
 import { blockToRows } from '../indexer/to-rows.js';
-import { type ProgressGate, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
+import { type GatedCheckpoints, createGatedCheckpoints, createProgressGate, loadProgress, runTraceStage } from '../traces/stage.js';
 
 /**
  * The pipeline's loops as `tonflow start` and the single-stage commands run them: the follower, the decode stage,
@@ -73,13 +73,19 @@ export async function startPipeline(deps: PipelineDeps): Promise<PipelineLoops> 
   const { config, roles, store, bus, producer, topics, metrics, hooks } = deps;
   const loops: PipelineLoops = {};
   // Embedded mode keeps no message across a restart, so the follower's checkpoint may only pass a masterchain block
-  // once every stage of the process is done with it: the decode stage saves it, after the trace stage stored that
-  // block's traces (which it does only after the decode stage stored the block: no wait in a circle).
-  let traceGate: ProgressGate | undefined;
+  // once every stage of the process is done with it: the decode stage hands it over, and it is saved once the trace
+  // stage stored that block's traces (traces/stage.ts GatedCheckpoints; the decode stage does not wait for that).
+  let gatedCheckpoints: GatedCheckpoints | undefined;
   if (roles.traces) {
     const initial = await loadProgress(store).catch(() => null);
     const gate = createProgressGate(initial);
-    traceGate = gate;
+    if (config.mode === 'embedded' && roles.decode) {
+      const gated = createGatedCheckpoints({ gate, save: (c) => deps.checkpoints.save(c), logger: deps.logger.child({ module: 'checkpoints' }), signal: deps.signal });
+      gatedCheckpoints = gated;
+      // Closed after the gate (closers run in reverse): the gate's close lets its waits go, and nothing is then saved
+      // past the trace stage's last stored block.
+      deps.onClose('follower checkpoints', () => gated.close());
+    }
     deps.onClose('trace gate', async () => gate.close());
     const mcBlocks = metrics.counter({ name: 'traced_mc_blocks', unit: 'total', help: 'Masterchain blocks whose traces are assembled and stored' });
     const txs = metrics.counter({ name: 'traced_transactions', unit: 'total', help: 'Transactions assigned to traces' });
@@ -93,6 +99,7 @@ export async function startPipeline(deps: PipelineDeps): Promise<PipelineLoops> 
       store,
       producer,
       tracesTopic: topics.traces,
+      flushRows: config.batchMaxRows,
       logger: log,
       deadLetter: async (msg, error) => {
         log.error({ err: error, partition: msg.partition, offset: msg.offset }, 'masterchain block message dead-lettered');
@@ -146,7 +153,7 @@ export async function startPipeline(deps: PipelineDeps): Promise<PipelineLoops> 
     const dlq = metrics.counter({ name: 'dead_lettered_blocks', unit: 'total', help: 'Blocks sent to the dead-letter topic' });
     const consumer = bus.consumer({ groupId: `${config.topicPrefix}.decode`, topics: [topics.rawBlocks] });
     const log = deps.logger.child({ module: 'decode' });
-    const gate = traceGate;
+    const gated = gatedCheckpoints;
     loops.decode = runDecodeStage({
       consumer,
       toRows: blockToRows,
@@ -167,9 +174,8 @@ export async function startPipeline(deps: PipelineDeps): Promise<PipelineLoops> 
         ? {
             checkpoints: {
               save: async (checkpoint, from) => {
-                const mc = rawBlockMcSeqno(from);
-                if (gate && mc !== null) await gate.wait(mc, deps.signal);
-                await deps.checkpoints.save(checkpoint);
+                if (gated) gated.save(checkpoint, rawBlockMcSeqno(from));
+                else await deps.checkpoints.save(checkpoint);
               },
             },
           }

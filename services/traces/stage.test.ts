@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { createProgressGate } from './stage.js';
+import { describe, expect, it, vi } from 'vitest';
+import { NonRetryableError, RetryableError } from '../../shared/runtime/errors.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { createGatedCheckpoints, createProgressGate } from './stage.js';
 
 describe('trace progress gate (embedded mode: the follower checkpoint waits for the traces)', () => {
   it('lets a wait through once its masterchain block is done, at once when it already is', async () => {
@@ -31,5 +33,73 @@ describe('trace progress gate (embedded mode: the follower checkpoint waits for 
     gate.close();
     await closed;
     await gate.wait(100);
+  });
+});
+
+describe('follower checkpoints held back until the trace stage is done with their block (embedded mode)', () => {
+  const logger = createLogger({ service: 'stage-test', level: 'silent' });
+  const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
+
+  it('returns at once, saves in order once each block is done, the newest due at a time', async () => {
+    const gate = createProgressGate(10);
+    const saved: string[] = [];
+    const cps = createGatedCheckpoints({ gate, save: async (c) => void saved.push(c), logger, signal: new AbortController().signal });
+    cps.save('a', 10);
+    await settle();
+    expect(saved).toEqual(['a']);
+    cps.save('b', 11);
+    cps.save('c', 12);
+    cps.save('d', null);
+    cps.save('e', 13);
+    await settle();
+    expect(saved).toEqual(['a']);
+    gate.reached(11);
+    await settle();
+    expect(saved).toEqual(['a', 'b']);
+    // 'd' has no block of its own: it follows 'c', and is the newest due once 12 is done.
+    gate.reached(12);
+    await settle();
+    expect(saved).toEqual(['a', 'b', 'd']);
+    gate.reached(13);
+    await cps.close();
+    expect(saved).toEqual(['a', 'b', 'd', 'e']);
+  });
+
+  it('drops on close what its block never reached: a restart replays from the last one saved', async () => {
+    const gate = createProgressGate(null);
+    const saved: string[] = [];
+    const cps = createGatedCheckpoints({ gate, save: async (c) => void saved.push(c), logger, signal: new AbortController().signal });
+    cps.save('a', 1);
+    cps.save('b', 2);
+    gate.reached(1);
+    await settle();
+    gate.close();
+    await cps.close();
+    cps.save('c', 3);
+    await settle();
+    expect(saved).toEqual(['a']);
+  });
+
+  it('retries a save the store failed for now, and goes on after one it refuses', async () => {
+    const gate = createProgressGate(5);
+    const saved: string[] = [];
+    let failures = 1;
+    const cps = createGatedCheckpoints({
+      gate,
+      save: async (c) => {
+        if (c === 'bad') throw new NonRetryableError('TEST_REFUSED', 'refused');
+        if (failures-- > 0) throw new RetryableError('TEST_DOWN', 'store down');
+        saved.push(c);
+      },
+      logger,
+      signal: new AbortController().signal,
+    });
+    cps.save('a', 1);
+    await vi.waitFor(() => expect(saved).toEqual(['a']));
+    cps.save('bad', 2);
+    await settle();
+    cps.save('b', 3);
+    await cps.close();
+    expect(saved).toEqual(['a', 'b']);
   });
 });

@@ -49,6 +49,11 @@ export interface TraceStageDeps {
   blocksWaitMs?: number;
   /** Bound of the rows a trace message carries (trace.ts, default TRACE_ROWS_MAX_BYTES). */
   maxRowsBytes?: number;
+  /**
+   * Rows (all tables) at which the stage writes what it mapped while it maps on (the stage runner's flushRows, default
+   * its DEFAULT_FLUSH_ROWS): at the chain's pace a bus batch is one masterchain block, written as it comes.
+   */
+  flushRows?: number;
   counters?: StageCounters;
   /** Called with each masterchain block once it is recorded done (its traces stored and published). */
   onProgress?: (mcSeqno: number) => void;
@@ -65,8 +70,11 @@ export async function runTraceStage(deps: TraceStageDeps): Promise<void> {
       ...(deps.blocksWaitMs !== undefined ? { blocksWaitMs: deps.blocksWaitMs } : {}),
       ...(deps.maxRowsBytes !== undefined ? { maxRowsBytes: deps.maxRowsBytes } : {}),
     }),
-    // One masterchain block per chunk: its progress row must not be stored before all of its rows are.
-    flushRows: 1,
+    // A chunk holds whole masterchain blocks (the runner splits a batch only between messages), and the writer stores
+    // their progress rows after everything else: a block is never recorded done before all of its rows are stored.
+    // Several blocks per chunk when catching up: every insert makes parts (projections and views' included) whose
+    // fixed cost, not their rows, was most of what the stage cost ClickHouse (bench/RESULTS.md).
+    ...(deps.flushRows !== undefined ? { flushRows: deps.flushRows } : {}),
     write: async (rows, signal) => {
       const publish = rows.get(PUBLISH);
       const progress = rows.get('trace_progress');
@@ -265,7 +273,10 @@ async function awaitBlocksStored(store: Store, mc: McBlockMessage, waitMs: numbe
   const deadline = performance.now() + waitMs;
   let delay = 20;
   for (;;) {
-    const [r] = await store.query<{ n: number | string }>(`SELECT count() AS n FROM (SELECT DISTINCT workchain, shard, seqno FROM blocks WHERE ${f.where})`, f.params);
+    const [r] = await store.query<{ n: number | string }>(
+      `SELECT count() AS n FROM (SELECT DISTINCT workchain, shard, seqno FROM blocks WHERE ${f.where}) SETTINGS ${store.pointReadSettings}`,
+      f.params,
+    );
     if (Number(r?.n ?? 0) >= blocks.length) return;
     if (performance.now() >= deadline) {
       throw new UpstreamUnavailableError('TRACE_BLOCKS_NOT_STORED', `masterchain block ${mc.block.seqno}: ${Number(r?.n ?? 0)} of its ${blocks.length} blocks are stored so far`);
@@ -282,7 +293,7 @@ async function awaitBlocksStored(store: Store, mc: McBlockMessage, waitMs: numbe
 export async function readTransactions(store: Store, blocks: readonly BlockRef[]): Promise<{ txs: TraceTx[]; rows: Map<string, CarriedRows> }> {
   const f = blockFilter(blocks, 'block_');
   const txRows = await store.query<TxKeyRow>(
-    `SELECT DISTINCT account, toString(lt) AS lt, hash, now FROM ${blockTransactions.name} WHERE ${f.where}`,
+    `SELECT DISTINCT account, toString(lt) AS lt, hash, now FROM ${blockTransactions.name} WHERE ${f.where} SETTINGS ${store.pointReadSettings}`,
     f.params,
   );
   const rows = new Map<string, CarriedRows>();
@@ -340,7 +351,11 @@ type TraceMsgRow = Pick<MessageRow, 'tx_account' | 'tx_lt' | 'direction' | 'msg_
 async function readDocuments(store: Store, keys: readonly string[]): Promise<Map<string, { doc: DocumentRows; rows: CarriedRows }>> {
   const out = new Map<string, { doc: DocumentRows; rows: CarriedRows }>();
   if (keys.length === 0) return out;
-  const found = (await store.queryFields(`SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)}`, 2, { keys })) as Array<[string, string]>;
+  const found = (await store.queryFields(
+    `SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)} SETTINGS ${store.pointReadSettings}`,
+    2,
+    { keys },
+  )) as Array<[string, string]>;
   for (const [key, text] of found) {
     // A document this reader cannot take counts as none: the transaction is then read from the tables.
     try {
@@ -367,6 +382,8 @@ async function readCarriedRows(store: Store, txs: readonly TraceTxRef[]): Promis
  */
 export interface ProgressGate {
   reached(mcSeqno: number): void;
+  /** Whether `mcSeqno` is done (a closed gate passes waits, not blocks). */
+  passed(mcSeqno: number): boolean;
   /** Resolves once `mcSeqno` is done (or the gate is closed, or `signal` aborts). */
   wait(mcSeqno: number, signal?: AbortSignal): Promise<void>;
   close(): void;
@@ -389,6 +406,7 @@ export function createProgressGate(initial: number | null): ProgressGate {
       if (mc > done) done = mc;
       settle();
     },
+    passed: (mc) => mc <= done,
     wait(mc, signal) {
       if (closed || mc <= done || signal?.aborted) return Promise.resolve();
       return new Promise<void>((resolve) => {
@@ -407,6 +425,75 @@ export function createProgressGate(initial: number | null): ProgressGate {
     close() {
       closed = true;
       settle();
+    },
+  };
+}
+
+/**
+ * The follower's checkpoints as the decode stage saves them in embedded mode, held back until the trace stage is done
+ * with their masterchain block (the in-process bus keeps no message across a restart, so the checkpoint is what a
+ * restart replays from). Saving returns at once: the decode stage goes on decoding while the trace stage catches up,
+ * instead of waiting for it at every batch (and the trace stage may write many masterchain blocks at once, which it
+ * could not while the decode stage waited on the block it was writing). Checkpoints are saved in the order given, each
+ * once its block is done, the newest of those due at a time; on close, those not due are dropped, and a restart
+ * replays from the last one saved. A checkpoint without a masterchain block (`mc` null) waits only for those before it.
+ */
+export interface GatedCheckpoints {
+  save(checkpoint: string, mc: number | null): void;
+  /** Saves what is due and ends the loop (after the trace stage's closer, which passes its last blocks). */
+  close(): Promise<void>;
+}
+
+export function createGatedCheckpoints(deps: { gate: ProgressGate; save: (checkpoint: string) => Promise<void>; logger: Logger; signal: AbortSignal }): GatedCheckpoints {
+  const queue: Array<{ checkpoint: string; mc: number | null }> = [];
+  let running: Promise<void> | null = null;
+  let closed = false;
+  const due = (e: { mc: number | null }): boolean => e.mc === null || deps.gate.passed(e.mc);
+  const loop = async (): Promise<void> => {
+    while (queue.length > 0 && !deps.signal.aborted) {
+      const head = queue[0]!;
+      if (!due(head)) {
+        if (closed) return;
+        await deps.gate.wait(head.mc!, deps.signal);
+        // A closed gate or a stop lets the wait go without the block being done: nothing more is saved then.
+        if (!due(head)) return;
+      }
+      let last = head;
+      let n = 0;
+      while (n < queue.length && due(queue[n]!)) last = queue[n++]!;
+      try {
+        await retry(() => deps.save(last.checkpoint), { what: 'save the follower checkpoint', signal: deps.signal, logger: deps.logger });
+      } catch (err) {
+        // Not retryable, or stopped: the checkpoint stays where it was, and a later one is tried with the next block.
+        if (deps.signal.aborted) return;
+        deps.logger.error({ err }, 'follower checkpoint not saved');
+      }
+      queue.splice(0, n);
+    }
+  };
+  const settled = async (): Promise<void> => {
+    while (running) await running;
+  };
+  const kick = (): void => {
+    if (running) return;
+    running = loop().finally(() => {
+      running = null;
+      if (queue.length > 0 && !closed && !deps.signal.aborted && due(queue[0]!)) kick();
+    });
+  };
+  return {
+    save(checkpoint, mc) {
+      if (closed) return;
+      queue.push({ checkpoint, mc });
+      kick();
+    },
+    async close() {
+      closed = true;
+      await settled();
+      if (queue.length > 0 && due(queue[0]!) && !deps.signal.aborted) {
+        kick();
+        await settled();
+      }
     },
   };
 }

@@ -109,7 +109,9 @@ describeKafka('trace stage crash safety (real Kafka)', (brokers) => {
       });
       const logger = createLogger({ service: 'crash-test', level: 'warn' });
       const store: Store = await openStore(config, logger);
-      const env = { ...process.env, TONFLOW_TOPIC_PREFIX: config.topicPrefix, TONFLOW_CLICKHOUSE_DATABASE: config.clickhouseDatabase, TONFLOW_LOG_LEVEL: 'warn' };
+      // One masterchain block per write (TONFLOW_BATCH_MAX_ROWS=1), as at the chain's pace: caught up on a stored
+      // chain, the stage would write the whole run in one part, and the kill could not land between two blocks.
+      const env = { ...process.env, TONFLOW_TOPIC_PREFIX: config.topicPrefix, TONFLOW_CLICKHOUSE_DATABASE: config.clickhouseDatabase, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_BATCH_MAX_ROWS: '1' };
       try {
         const migrated = spawnSync(process.execPath, [CLI, 'migrate', '--clickhouse', url], { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 });
         expect(migrated.status, migrated.stderr).toBe(0);
@@ -174,7 +176,8 @@ it('`tonflow start` (in-process bus, chdb) killed with SIGKILL mid-trace and res
   const port = await freePort();
   const apiPort = await freePort();
   const args = [CLI, 'start', '--source', `files:${devnetDir}`, '--data', dataDir, '--port', String(apiPort), '--ops-port', String(port)];
-  const env = { ...process.env, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_LOG_FORMAT: 'json' };
+  // One masterchain block per trace-stage write, as in the test above.
+  const env = { ...process.env, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_LOG_FORMAT: 'json', TONFLOW_BATCH_MAX_ROWS: '1' };
   const stderr: string[] = [];
   const start = (): ChildProcess => spawnNode(args, env, stderr);
   const last = Math.max(...want.mcSeqnos);
