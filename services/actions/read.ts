@@ -147,11 +147,7 @@ async function readGroup(store: Store, traces: readonly TraceJson[], opts: ReadO
   // read by key costs a whole granule per key, and a group's keys are spread over every account, so each statement
   // on the three tables reads most of their granules (bench/RESULTS.md, ingest with the trace and action stages).
   if (keys.length > 0) {
-    const docs = (await store.queryFields(
-      `SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)} SETTINGS ${store.pointReadSettings}`,
-      2,
-      { keys },
-    )) as Array<[string, string]>;
+    const docs = (await store.queryFields(`SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)}`, 2, { keys })) as Array<[string, string]>;
     for (const [, text] of docs) addDocument(decodeTransactionDocument(text), txByKey, msgsOf, bodies);
   }
   // The rest (documents off, or rows stored before them) from the tables.
@@ -544,7 +540,7 @@ async function readStates(store: Store, accounts: string[]): Promise<Map<string,
   const out = new Map<string, StateRow>();
   if (accounts.length === 0) return out;
   const rows = await store.query<StateRow>(
-    `SELECT ${selectList<StateRow>(STATE_COLUMNS)} FROM ${latestAccountStates.name} WHERE account IN {a:Array(String)} SETTINGS ${store.pointReadSettings}`,
+    `SELECT ${selectList<StateRow>(STATE_COLUMNS)} FROM ${latestAccountStates.name} WHERE account IN {a:Array(String)}`,
     { a: accounts },
   );
   for (const r of rows) {

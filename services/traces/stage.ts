@@ -273,10 +273,7 @@ async function awaitBlocksStored(store: Store, mc: McBlockMessage, waitMs: numbe
   const deadline = performance.now() + waitMs;
   let delay = 20;
   for (;;) {
-    const [r] = await store.query<{ n: number | string }>(
-      `SELECT count() AS n FROM (SELECT DISTINCT workchain, shard, seqno FROM blocks WHERE ${f.where}) SETTINGS ${store.pointReadSettings}`,
-      f.params,
-    );
+    const [r] = await store.query<{ n: number | string }>(`SELECT count() AS n FROM (SELECT DISTINCT workchain, shard, seqno FROM blocks WHERE ${f.where})`, f.params);
     if (Number(r?.n ?? 0) >= blocks.length) return;
     if (performance.now() >= deadline) {
       throw new UpstreamUnavailableError('TRACE_BLOCKS_NOT_STORED', `masterchain block ${mc.block.seqno}: ${Number(r?.n ?? 0)} of its ${blocks.length} blocks are stored so far`);
@@ -293,7 +290,7 @@ async function awaitBlocksStored(store: Store, mc: McBlockMessage, waitMs: numbe
 export async function readTransactions(store: Store, blocks: readonly BlockRef[]): Promise<{ txs: TraceTx[]; rows: Map<string, CarriedRows> }> {
   const f = blockFilter(blocks, 'block_');
   const txRows = await store.query<TxKeyRow>(
-    `SELECT DISTINCT account, toString(lt) AS lt, hash, now FROM ${blockTransactions.name} WHERE ${f.where} SETTINGS ${store.pointReadSettings}`,
+    `SELECT DISTINCT account, toString(lt) AS lt, hash, now FROM ${blockTransactions.name} WHERE ${f.where}`,
     f.params,
   );
   const rows = new Map<string, CarriedRows>();
@@ -351,11 +348,7 @@ type TraceMsgRow = Pick<MessageRow, 'tx_account' | 'tx_lt' | 'direction' | 'msg_
 async function readDocuments(store: Store, keys: readonly string[]): Promise<Map<string, { doc: DocumentRows; rows: CarriedRows }>> {
   const out = new Map<string, { doc: DocumentRows; rows: CarriedRows }>();
   if (keys.length === 0) return out;
-  const found = (await store.queryFields(
-    `SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)} SETTINGS ${store.pointReadSettings}`,
-    2,
-    { keys },
-  )) as Array<[string, string]>;
+  const found = (await store.queryFields(`SELECT key, doc FROM ${transactionDocuments.name} WHERE key IN {keys:Array(String)}`, 2, { keys })) as Array<[string, string]>;
   for (const [key, text] of found) {
     // A document this reader cannot take counts as none: the transaction is then read from the tables.
     try {

@@ -13,16 +13,8 @@ export type CellRow = RowOf<typeof cells.columns>;
  * The read others may use: the records stored under `hashes` (hex), decoded from base64, keyed by hash; hashes the
  * table lacks are absent. One key lookup on the RocksDB table (never a scan), whatever the number of hashes.
  */
-export async function readCellRecords(
-  store: Pick<Store, 'query' | 'pointReadSettings'>,
-  hashes: readonly string[],
-  opts: { timeoutMs?: number } = {},
-): Promise<Map<string, Uint8Array>> {
+export async function readCellRecords(store: Pick<Store, 'query'>, hashes: readonly string[], opts: { timeoutMs?: number } = {}): Promise<Map<string, Uint8Array>> {
   if (hashes.length === 0) return new Map();
-  const rows = await store.query<{ hash: string; record: string }>(
-    `SELECT hash, record FROM ${cells.name} WHERE hash IN {hashes:Array(String)} SETTINGS ${store.pointReadSettings}`,
-    { hashes },
-    opts,
-  );
+  const rows = await store.query<{ hash: string; record: string }>(`SELECT hash, record FROM ${cells.name} WHERE hash IN {hashes:Array(String)}`, { hashes }, opts);
   return new Map(rows.map((r) => [r.hash, new Uint8Array(Buffer.from(r.record, 'base64'))]));
 }
