@@ -14,6 +14,7 @@ import { TRANSACTION_KEY_COLUMNS, type TransactionRow, transactions } from '../.
 import { type CellLookup, type CellRecord, recordBitsBoc } from '../../shared/ton/cells/cells.js';
 import { withFullStates } from '../../shared/ton/cells/full-states.js';
 import { type AccountEvidence, accountFacts, deploymentNeedsInit, factsNeedData, namedAccounts } from '../../shared/ton/interfaces/account-facts.js';
+import { normaliseCodeHash } from '../../shared/ton/interfaces/repository.js';
 
 /**
  * The classifier's input for completed traces: their transactions with their messages and bodies, from the rows the
@@ -547,6 +548,9 @@ async function readStates(store: Store, accounts: string[]): Promise<Map<string,
     const had = out.get(r.account);
     if (!had || BigInt(r.last_trans_lt) >= BigInt(had.last_trans_lt)) out.set(r.account, r);
   }
+  // Code hashes as hex, once per account: the interface readers (account-facts.ts) take any encoding, and would
+  // decode the stored base64 again at every question about the account.
+  for (const r of out.values()) if (r.code_hash !== null) r.code_hash = normaliseCodeHash(r.code_hash) ?? r.code_hash;
   return out;
 }
 
