@@ -14,7 +14,7 @@ import { topicNames, topicSpecs } from '../shared/contracts/topics.js';
 import { openBus, openSource, openStore, sourceName } from '../services/common/wiring.js';
 import { createStoreCheckpoints } from '../services/follower/checkpoints.js';
 import { POINT_TABLES } from '../services/indexer/rows.js';
-import { ACTION_TABLES, createActionMapper } from '../services/actions/stage.js';
+import { ACTION_TABLES, TRACES_PER_BATCH, createActionMapper } from '../services/actions/stage.js';
 import { startPipeline } from '../services/start/pipeline.js';
 import { type TableRows, type WriteChain, createTableWriter, handleBatch } from '../services/stages/stage.js';
 import { writeCorpus } from './corpus.js';
@@ -486,8 +486,8 @@ async function measureActionStage(store: Store, traceMessages: OutgoingMessage[]
   };
 }
 
-/** The in-process bus's batch size (shared/bus/memory.ts default), which the action stage gets in `tonflow start`. */
-const ACTION_BATCH = 500;
+/** The batch size the action stage asks the bus for in `tonflow start` (the in-process bus bounds a batch's bytes too). */
+const ACTION_BATCH = TRACES_PER_BATCH;
 
 /** A chunk's rows without the action stage's pseudo-table of messages to publish: the replay publishes nothing. */
 function withoutPublish(rows: TableRows): TableRows {

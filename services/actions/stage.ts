@@ -79,6 +79,14 @@ export async function runActionStage(deps: ActionStageDeps): Promise<void> {
  */
 export const TRACES_PER_READ = 500;
 
+/**
+ * Traces per bus batch the stage asks for (the in-process bus hands over 500 by default; batches stay bounded by
+ * bytes too): the stage writes once per batch, and every insert into `actions` makes a part there and in both of its
+ * materialized views' tables, whose fixed cost is what inserts cost ClickHouse (bench/RESULTS.md, ingest with the
+ * trace and action stages). Reads still go {@link TRACES_PER_READ} at a time.
+ */
+export const TRACES_PER_BATCH = 2000;
+
 /** Bounds of the stage's rebuilt data BoCs kept between reads (read.ts DataBocCache): entries, and their characters. */
 const DATA_CACHE = { entries: 20_000, chars: 32 * 1024 * 1024 } as const;
 

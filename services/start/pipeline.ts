@@ -8,7 +8,7 @@ import type { Logger } from '../../shared/runtime/logger.js';
 import type { Metrics } from '../../shared/runtime/metrics.js';
 import type { BlockSource } from '../../shared/sources/source.js';
 import type { Store } from '../../shared/store/store.js';
-import { runActionStage } from '../actions/stage.js';
+import { TRACES_PER_BATCH, runActionStage } from '../actions/stage.js';
 import { type CheckpointStore, follow } from '../follower/follow.js';
 import { runStateFill } from '../follower/fill-states.js';
 import { runDecodeStage } from '../indexer/decode.js';
@@ -126,7 +126,7 @@ export async function startPipeline(deps: PipelineDeps): Promise<PipelineLoops> 
     const traces = metrics.counter({ name: 'classified_traces', unit: 'total', help: 'Traces classified into actions' });
     const actions = metrics.counter({ name: 'classified_actions', unit: 'total', help: 'Actions stored and published' });
     const dlq = metrics.counter({ name: 'dead_lettered_traces', unit: 'total', help: 'Trace messages sent to the dead-letter topic' });
-    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.actions`, topics: [topics.traces] });
+    const consumer = bus.consumer({ groupId: `${config.topicPrefix}.actions`, topics: [topics.traces], maxBatchMessages: TRACES_PER_BATCH });
     const log = deps.logger.child({ module: 'actions' });
     loops.actions = runActionStage({
       consumer,
