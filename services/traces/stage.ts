@@ -370,8 +370,8 @@ async function readCarriedRows(store: Store, txs: readonly TraceTxRef[]): Promis
 }
 
 /**
- * The trace stage's progress as other stages of the process wait on it (embedded mode: the decode stage saves the
- * follower's checkpoint past a masterchain block only once its traces are stored).
+ * The trace stage's progress as the rest of the process waits on it (embedded mode: the follower's checkpoint passes a
+ * masterchain block only once its traces are stored, {@link GatedCheckpoints}).
  */
 export interface ProgressGate {
   reached(mcSeqno: number): void;
