@@ -37,6 +37,9 @@ import { type ExpectedTraces, expectStoredTraces, expectedTraces } from '../help
  *   from its checkpoint, which passes a masterchain block only once its traces are stored.
  */
 
+/** TONFLOW_BATCH_MAX_ROWS of the killed process: parts of two or three of this run's masterchain blocks. */
+const CRASH_BATCH_ROWS = 150;
+
 let work = '';
 let devnetDir = '';
 let want: ExpectedTraces;
@@ -109,9 +112,9 @@ describeKafka('trace stage crash safety (real Kafka)', (brokers) => {
       });
       const logger = createLogger({ service: 'crash-test', level: 'warn' });
       const store: Store = await openStore(config, logger);
-      // One masterchain block per write (TONFLOW_BATCH_MAX_ROWS=1), as at the chain's pace: caught up on a stored
-      // chain, the stage would write the whole run in one part, and the kill could not land between two blocks.
-      const env = { ...process.env, TONFLOW_TOPIC_PREFIX: config.topicPrefix, TONFLOW_CLICKHOUSE_DATABASE: config.clickhouseDatabase, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_BATCH_MAX_ROWS: '1' };
+      // A few masterchain blocks per write (about 65 rows each here): caught up on a stored chain, the stage would
+      // otherwise write the whole run in one part, and the kill could not land between two parts of several blocks.
+      const env = { ...process.env, TONFLOW_TOPIC_PREFIX: config.topicPrefix, TONFLOW_CLICKHOUSE_DATABASE: config.clickhouseDatabase, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_BATCH_MAX_ROWS: String(CRASH_BATCH_ROWS) };
       try {
         const migrated = spawnSync(process.execPath, [CLI, 'migrate', '--clickhouse', url], { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 });
         expect(migrated.status, migrated.stderr).toBe(0);
@@ -176,8 +179,8 @@ it('`tonflow start` (in-process bus, chdb) killed with SIGKILL mid-trace and res
   const port = await freePort();
   const apiPort = await freePort();
   const args = [CLI, 'start', '--source', `files:${devnetDir}`, '--data', dataDir, '--port', String(apiPort), '--ops-port', String(port)];
-  // One masterchain block per trace-stage write, as in the test above.
-  const env = { ...process.env, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_LOG_FORMAT: 'json', TONFLOW_BATCH_MAX_ROWS: '1' };
+  // A few masterchain blocks per trace-stage write, as in the test above.
+  const env = { ...process.env, TONFLOW_LOG_LEVEL: 'warn', TONFLOW_LOG_FORMAT: 'json', TONFLOW_BATCH_MAX_ROWS: String(CRASH_BATCH_ROWS) };
   const stderr: string[] = [];
   const start = (): ChildProcess => spawnNode(args, env, stderr);
   const last = Math.max(...want.mcSeqnos);
