@@ -152,6 +152,7 @@ async function benchIngest(opts: string[], repoRoot: string, env: NodeJS.Process
   const result = await runIngestBench({
     transactions,
     traceTransactions,
+    ...(devnetDir !== undefined ? { devnetDir: path.resolve(devnetDir) } : {}),
     rounds,
     fixturesDir: dir,
     kafkaBrokers,

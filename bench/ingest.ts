@@ -460,11 +460,11 @@ async function measureActionStage(store: Store, traceMessages: OutgoingMessage[]
   const t0 = performance.now();
   let last: Promise<void> | undefined;
   let batches = 0;
-  for (let i = 0; i < incoming.length; i += ACTION_BATCH) {
+  for (let i = 0; i < incoming.length; i += TRACES_PER_BATCH) {
     batches++;
     const { durable } = await handleBatch(
       { mapper, write: (rows, signal) => write(withoutPublish(rows), signal), deadLetter: async () => void dead++ },
-      { topic: 'traces', partition: 0, messages: incoming.slice(i, i + ACTION_BATCH) },
+      { topic: 'traces', partition: 0, messages: incoming.slice(i, i + TRACES_PER_BATCH) },
       ctx,
       chain,
     );
@@ -477,7 +477,7 @@ async function measureActionStage(store: Store, traceMessages: OutgoingMessage[]
   return {
     traces: incoming.length,
     transactions,
-    batch: ACTION_BATCH,
+    batch: TRACES_PER_BATCH,
     seconds: round(seconds, 2),
     traces_per_s: Math.round(incoming.length / seconds),
     tx_per_s: Math.round(transactions / seconds),
@@ -485,9 +485,6 @@ async function measureActionStage(store: Store, traceMessages: OutgoingMessage[]
     statements_per_batch: round(statements / batches, 1),
   };
 }
-
-/** The batch size the action stage asks the bus for in `tonflow start` (the in-process bus bounds a batch's bytes too). */
-const ACTION_BATCH = TRACES_PER_BATCH;
 
 /** A chunk's rows without the action stage's pseudo-table of messages to publish: the replay publishes nothing. */
 function withoutPublish(rows: TableRows): TableRows {
@@ -703,7 +700,7 @@ async function runPipeline(
       const txPerS = Math.round(expected / seconds);
       const cpuPerTx = cpu ? (cpu.user + cpu.system) / expected : 0;
       say(`${label}: ${expected} transactions in ${seconds.toFixed(2)} s = ${txPerS} tx/s (${cpuPerTx.toFixed(0)} µs CPU/tx, load ${loadBefore.toFixed(1)})`);
-      say(`  ClickHouse: ${engine.inserts} inserts making ${engine.parts_inserted} parts, ${engine.selects} selects, ${engine.parts_merged} parts merged, ${engine.user_s} s user + ${engine.system_s} s system CPU`);
+      say(`  ClickHouse: ${engineLine(engine)}`);
       const [final] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL');
       const stagesResult = stages.traces
         ? await stagesOf(store, { mc_blocks: sent.get(topics.mcBlocks) ?? 0, traces_published: sent.get(topics.traces) ?? 0, dead_lettered: deadLettered, decode_seconds: round((decodedAt - firstPublish) / 1000, 2) })

@@ -482,11 +482,11 @@ export function createGatedCheckpoints(deps: { gate: ProgressGate; save: (checkp
     },
     async close() {
       closed = true;
-      await settled();
-      if (queue.length > 0 && due(queue[0]!) && !deps.signal.aborted) {
+      // Once closed the loop stops at the first checkpoint not due: run it until nothing due is left.
+      do {
         kick();
         await settled();
-      }
+      } while (queue.length > 0 && due(queue[0]!) && !deps.signal.aborted);
     },
   };
 }

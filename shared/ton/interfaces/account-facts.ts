@@ -6,7 +6,7 @@ import { readNftAuction } from './auction-facts.js';
 import { dedustPoolAssets, isDedustPoolCode } from './dedust-pool.js';
 import { isJVaultStakeWallet, jvaultNamedAccounts, jvaultPoolData, jvaultStakeWalletData } from './jvault-data.js';
 import { isNominatorPool } from './nominator-pool.js';
-import { interfacesOfCode, normaliseCodeHash } from './repository.js';
+import { interfacesOfCode } from './repository.js';
 
 /**
  * What the action classifier needs to know about one account (shared/ton/actions/interfaces.ts), from its stored
@@ -78,14 +78,6 @@ interface Reading {
   nftAuction: boolean;
 }
 
-/**
- * A code hash as the lower-case hex every reader below takes on its fast path: the store keeps base64, and each
- * reader would decode it again (several per account of every trace).
- */
-function hexCodeHash(codeHash: string | null): string | null {
-  return codeHash === null ? null : (normaliseCodeHash(codeHash) ?? codeHash);
-}
-
 function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
   const known = interfacesOfCode(codeHash);
   const kinds = new Set(known.map((i) => i.kind));
@@ -103,8 +95,7 @@ function reading(codeHash: string | null, evidence: AccountEvidence): Reading {
  * Whether {@link accountFacts} reads the account's data cell: a reader whose state row lacks the data rebuilds it
  * (from the cell store) only for these accounts, not for every wallet a trace touches.
  */
-export function factsNeedData(storedCodeHash: string | null, evidence: AccountEvidence): boolean {
-  const codeHash = hexCodeHash(storedCodeHash);
+export function factsNeedData(codeHash: string | null, evidence: AccountEvidence): boolean {
   const r = reading(codeHash, evidence);
   return r.jettonWallet || r.nftItem || r.multisigOrder || r.nftAuction || getgemsSaleVersion(codeHash) !== null || isJVaultStakeWallet(evidence.inOps) || evidence.roles?.has('jvault_pool') === true;
 }
@@ -114,7 +105,7 @@ export function factsNeedData(storedCodeHash: string | null, evidence: AccountEv
  * shared/ton/actions/marketplace.ts), so that the reader fetches it for the deploying message.
  */
 export function deploymentNeedsInit(codeHash: string | null): boolean {
-  return getgemsSaleVersion(hexCodeHash(codeHash)) !== null;
+  return getgemsSaleVersion(codeHash) !== null;
 }
 
 /**
@@ -122,8 +113,7 @@ export function deploymentNeedsInit(codeHash: string | null): boolean {
  * jetton wallet and NFT item field read here is in the data root's bits: shared/ton/cells `recordBitsBoc`; a sale's
  * fees are in a referenced cell).
  */
-export function accountFacts(address: string, stored: { codeHash: string | null; dataBoc: string | null }, evidence: AccountEvidence): AccountInterfaces | undefined {
-  const state = { codeHash: hexCodeHash(stored.codeHash), dataBoc: stored.dataBoc };
+export function accountFacts(address: string, state: { codeHash: string | null; dataBoc: string | null }, evidence: AccountEvidence): AccountInterfaces | undefined {
   const r = reading(state.codeHash, evidence);
   const out: AccountInterfaces = {};
   if (state.dataBoc !== null && r.jettonWallet) {
